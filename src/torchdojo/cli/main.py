@@ -1,0 +1,10 @@
+"""The ``torchdojo`` command: a thin face over the core (parse input, call, render)."""
+
+from __future__ import annotations
+
+import typer
+
+from torchdojo.cli import bank
+
+app = typer.Typer(help="torchdojo: offline PyTorch interview practice.", no_args_is_help=True)
+app.add_typer(bank.app, name="bank")

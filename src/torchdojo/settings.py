@@ -1,0 +1,38 @@
+"""One settings object, read from ``TORCHDOJO_*`` environment variables (pydantic-settings).
+
+No global mutable state: callers build a :class:`Settings` (or receive one) and pass it on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from platformdirs import user_data_path
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_REPO_BANK = Path(__file__).resolve().parents[2] / "bank"
+
+
+def _default_bank_dir() -> Path:
+    return _REPO_BANK if _REPO_BANK.is_dir() else Path.cwd() / "bank"
+
+
+def _default_database_url() -> str:
+    return f"sqlite:///{user_data_path('torchdojo', appauthor=False) / 'torchdojo.db'}"
+
+
+class Settings(BaseSettings):
+    """Settings. Environment: ``TORCHDOJO_BANK_DIR``, ``TORCHDOJO_DATABASE_URL``, …"""
+
+    model_config = SettingsConfigDict(env_prefix="TORCHDOJO_", extra="ignore")
+
+    bank_dir: Path = Field(default_factory=_default_bank_dir)
+    #: SQLAlchemy URL. Default: SQLite in the user's XDG data directory.
+    database_url: str = Field(default_factory=_default_database_url)
+    #: FSRS desired retention: the target probability of recall when a card falls due (0.7–0.97).
+    desired_retention: float = Field(default=0.9, ge=0.7, le=0.97)
+    #: New cards introduced per day in the review queue.
+    new_per_day: int = Field(default=20, ge=0, le=1000)
+    host: str = "127.0.0.1"
+    port: int = 8000
