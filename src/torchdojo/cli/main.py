@@ -8,3 +8,7 @@ from torchdojo.cli import bank
 
 app = typer.Typer(help="torchdojo: offline PyTorch interview practice.", no_args_is_help=True)
 app.add_typer(bank.app, name="bank")
+
+from torchdojo.cli.serve import serve  # noqa: E402
+
+app.command()(serve)

@@ -1,0 +1,59 @@
+"""The torchdojo core as one object both faces (CLI and web) build and call.
+
+:class:`Dojo` holds the loaded bank, the verification record, the search index and the user
+database, and exposes the practice features over them. It never imports torch, the web or
+the CLI, so the web app starts fast and either face can do what the other does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from torchdojo.bank.loader import Bank, Entry, load_bank
+from torchdojo.bank.verify import load_record
+from torchdojo.practice.flashcards import Filters, Flashcards
+from torchdojo.settings import Settings
+from torchdojo.store.db import open_database
+from torchdojo.store.search import Hit, SearchIndex
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Where an entry's examples stand: ``current`` False means they changed since they last passed."""
+
+    torch: str
+    date: str
+    current: bool
+
+
+class Dojo:
+    """Everything a face needs: ``bank``, ``flashcards``, ``search()``, ``browse()``, ``verification()``."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.bank: Bank = load_bank(self.settings.bank_dir)
+        self._record = load_record(self.settings.bank_dir)
+        self.sessions = open_database(self.settings.database_url)
+        self.flashcards = Flashcards(self.sessions, self.bank, self.settings.desired_retention,
+                                     self.settings.new_per_day)
+
+    @cached_property
+    def index(self) -> SearchIndex:
+        return SearchIndex(self.bank)
+
+    def verification(self, entry: Entry) -> Verification | None:
+        """The PyTorch version the entry's examples last passed on (from ``bank/verified.json``)."""
+        rec = self._record.get(entry.id)
+        if rec is None:
+            return None
+        return Verification(torch=rec["torch"], date=rec["date"], current=rec["digest"] == entry.examples_digest)
+
+    def browse(self, query: str = "", filters: Filters = Filters()) -> list[tuple[Entry, Hit | None]]:
+        """Entries matching the filters; with a query, only matches, best first (FTS5 bm25)."""
+        if query.strip():
+            hits = self.index.search(query, limit=500)
+            return [(e, h) for h in hits if (e := self.bank.get(h.entry_id)) and filters.match(e)]
+        order = {"junior": 0, "mid": 1, "senior": 2}
+        entries = sorted((e for e in self.bank if filters.match(e)), key=lambda e: (order[e.meta.level], e.meta.title))
+        return [(e, None) for e in entries]

@@ -1,0 +1,76 @@
+"""The local web app: FastAPI + Jinja2 + HTMX, one module per page under ``routes/``.
+
+``create_app`` builds a :class:`torchdojo.core.Dojo` once (bank, database, search index) and
+shares it with the routes through ``app.state.dojo``. Nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
+from torchdojo.core import Dojo
+from torchdojo.settings import Settings
+from torchdojo.store.search import HL_END, HL_START
+from torchdojo.web import markdown
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=HERE / "templates")
+templates.env.filters["md"] = markdown.render
+templates.env.filters["md_inline"] = markdown.render_inline
+templates.env.globals.update(TOPICS=TOPICS, LEVELS=LEVELS, QUESTION_TYPES=QUESTION_TYPES)
+
+
+def _snippet(text: str) -> str:
+    from markupsafe import escape
+
+    return str(escape(text)).replace(HL_START, "<mark>").replace(HL_END, "</mark>")
+
+
+def _duration(td) -> str:
+    s = td.total_seconds()
+    if s < 3600:
+        return f"{max(1, round(s / 60))} min"
+    if s < 86400:
+        return f"{round(s / 3600)} h"
+    if s < 86400 * 60:
+        return f"{round(s / 86400)} d"
+    return f"{s / 86400 / 30:.1f} mo"
+
+
+templates.env.filters["snippet"] = _snippet
+templates.env.filters["duration"] = _duration
+
+
+def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
+    """The web app over ``dojo`` (built from ``settings`` when not given)."""
+    from torchdojo.web.routes import browse, home, question, review
+
+    app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.dojo = dojo or Dojo(settings)
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    css = markdown.pygments_css()
+
+    @app.get("/static-gen/pygments.css", include_in_schema=False)
+    def pygments() -> PlainTextResponse:
+        return PlainTextResponse(css, media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict:
+        return {"ok": True, "entries": len(app.state.dojo.bank)}
+
+    for module in (home, browse, question, review):
+        app.include_router(module.router)
+
+    @app.exception_handler(404)
+    async def not_found(request: Request, exc) -> HTMLResponse:
+        detail = getattr(exc, "detail", "Not found")
+        return templates.TemplateResponse(request, "error.html", {"title": "Not found", "detail": detail},
+                                          status_code=404)
+
+    return app

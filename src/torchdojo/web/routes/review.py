@@ -1,0 +1,84 @@
+"""The review session: one card at a time, reveal, rate Again/Hard/Good/Easy (FSRS).
+
+Works with HTMX (fragments swapped in place) and without JavaScript (plain forms and
+redirects). The time shown-to-rated is measured server-side from a hidden timestamp.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from torchdojo.practice.flashcards import RATINGS, Filters, UnknownEntryError
+from torchdojo.web.app import templates
+from torchdojo.web.routes.deps import dojo, filters, is_htmx
+
+router = APIRouter()
+
+
+def _qs(f: Filters) -> str:
+    return urlencode({k: v for k, v in (("level", f.level), ("topic", f.topic), ("type", f.type)) if v})
+
+
+def _card_ctx(request: Request, f: Filters, reveal: bool, entry_id: str | None = None) -> dict:
+    d = dojo(request)
+    queue = d.flashcards.queue(f)
+    if entry_id is None:
+        entry_id = queue[0] if queue else None
+    entry = d.bank.get(entry_id) if entry_id else None
+    ctx = {"f": f, "qs": _qs(f), "entry": entry, "remaining": len(queue), "reveal": reveal,
+           "shown_at": int(time.time() * 1000), "reviewed_today": _reviewed_today(d)}
+    if entry is not None:
+        ctx["m"] = entry.meta
+        ctx["status"] = d.flashcards.status(entry.id)
+        if reveal:
+            ctx["preview"] = d.flashcards.preview(entry.id)
+    return ctx
+
+
+def _reviewed_today(d) -> int:
+    from datetime import UTC, datetime
+
+    start = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return sum(1 for r in d.flashcards.history() if r.reviewed_at >= start)
+
+
+@router.get("/review", response_class=HTMLResponse)
+def review(request: Request, level: str | None = None, topic: str | None = None, type: str | None = None):
+    ctx = _card_ctx(request, filters(level, topic, type), reveal=False)
+    return templates.TemplateResponse(request, "review.html", ctx)
+
+
+@router.get("/review/{entry_id}/answer", response_class=HTMLResponse)
+def reveal(request: Request, entry_id: str, shown_at: int = 0, level: str | None = None,
+           topic: str | None = None, type: str | None = None):
+    f = filters(level, topic, type)
+    if dojo(request).bank.get(entry_id) is None:
+        raise HTTPException(404, f"There is no question with id '{entry_id}'.")
+    ctx = _card_ctx(request, f, reveal=True, entry_id=entry_id)
+    ctx["shown_at"] = shown_at or ctx["shown_at"]
+    name = "partials/card.html" if is_htmx(request) else "review.html"
+    return templates.TemplateResponse(request, name, ctx)
+
+
+@router.post("/review/{entry_id}", response_class=HTMLResponse)
+def rate(request: Request, entry_id: str, rating: str = Form(...), shown_at: int = Form(0),
+         level: str | None = Form(None), topic: str | None = Form(None), type: str | None = Form(None)):
+    f = filters(level, topic, type)
+    if rating.lower() not in RATINGS:
+        raise HTTPException(422, f"Unknown rating '{rating}': use again, hard, good or easy.")
+    duration = int(time.time() * 1000) - shown_at if shown_at else None
+    if duration is not None and not 0 <= duration <= 86_400_000:
+        duration = None
+    try:
+        dojo(request).flashcards.review(entry_id, rating, duration_ms=duration)
+    except UnknownEntryError as e:
+        raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
+    if not is_htmx(request):
+        return RedirectResponse(f"/review?{_qs(f)}", status_code=303)
+    ctx = _card_ctx(request, f, reveal=False)
+    ctx["just_rated"] = rating.lower()
+    return templates.TemplateResponse(request, "partials/card.html", ctx)

@@ -1,0 +1,6 @@
+// Keyboard shortcuts for the review page: space reveals, 1-4 rate. Nothing else needs JS.
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest("input, textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const el = document.querySelector(`#card [data-key="${ev.key}"]`);
+  if (el) { ev.preventDefault(); el.click(); }
+});
