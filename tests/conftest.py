@@ -1,0 +1,112 @@
+"""Shared fixtures: the real bank, a real SQLite file per test, a real server process, a real browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BANK = ROOT / "bank"
+CATALOGUE = ROOT.parent / "shared" / "coverage" / "questions.csv"
+VENV_BIN = Path(sys.executable).parent
+TORCHDOJO = str(VENV_BIN / "torchdojo")
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'user' / 'torchdojo.db'}"
+
+
+@pytest.fixture
+def settings(db_url: str):
+    from torchdojo.settings import Settings
+
+    return Settings(bank_dir=BANK, database_url=db_url)
+
+
+@pytest.fixture
+def dojo(settings):
+    from torchdojo.core import Dojo
+
+    return Dojo(settings)
+
+
+@pytest.fixture
+def bank_copy(tmp_path: Path) -> Path:
+    """A writable copy of the real bank, for tests that break files on purpose."""
+    dst = tmp_path / "bank"
+    shutil.copytree(BANK, dst)
+    return dst
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``torchdojo serve`` as a real child process on a free port of 127.0.0.1."""
+
+    def __init__(self, db_url: str, bank_dir: Path = BANK) -> None:
+        self.db_url, self.bank_dir = db_url, bank_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30.0) -> float:
+        """Start and wait until the home page answers; returns the seconds that took."""
+        env = {**os.environ, "TORCHDOJO_DATABASE_URL": self.db_url, "TORCHDOJO_BANK_DIR": str(self.bank_dir)}
+        t0 = time.perf_counter()
+        self.proc = subprocess.Popen([TORCHDOJO, "serve", "--port", str(self.port)], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = t0 + timeout
+        while time.perf_counter() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early: {self.proc.stdout.read()}")
+            try:
+                if httpx.get(self.url + "/", timeout=1.0).status_code == 200:
+                    return time.perf_counter() - t0
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not answer in time")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def server(db_url: str):
+    srv = Server(db_url)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,104 @@
+"""The bank loads from files, validates, and locates every problem by file, line and field."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from conftest import BANK, TORCHDOJO
+
+from torchdojo.bank.loader import BankIssue, load_bank
+
+EXAMPLE = "tensors/view-reshape-contiguous.md"
+MINI = Path(__file__).parent / "fixtures" / "mini-entry.md"
+
+
+def issues_in(bank_dir: Path, path: Path) -> list[BankIssue]:
+    """Issues of one file (the copied bank may have unrelated issues while content is written)."""
+    return [i for i in load_bank(bank_dir).issues if i.path == path]
+
+
+def test_real_bank_loads_without_issues():
+    bank = load_bank(BANK)
+    assert not bank.issues, "\n".join(map(str, bank.issues))
+    assert len(bank) >= 40
+
+
+def _break(bank_dir: Path, rel: str, old: str, new: str) -> Path:
+    path = bank_dir / "questions" / rel
+    text = path.read_text()
+    assert old in text, f"fixture text {old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def test_bad_field_names_file_line_and_field_and_rest_still_loads(bank_copy: Path):
+    total = len(load_bank(bank_copy))
+    path = _break(bank_copy, EXAMPLE, "    weight: 2\n", "    weight: 7\n")
+    bank = load_bank(bank_copy)
+    (issue,) = [i for i in bank.issues if i.path == path]
+    assert issue.path == path
+    assert issue.field == "key_points.3.weight"
+    assert issue.line == _line_of(path, "weight: 7")
+    assert "less than or equal to 3" in issue.message
+    assert str(issue).startswith(f"{path}:{issue.line}: key_points.3.weight: ")
+    assert len(bank) == total - 1 and "view-reshape-contiguous" not in bank.entries
+
+
+def test_missing_field_and_unknown_topic(bank_copy: Path):
+    path = _break(bank_copy, EXAMPLE, "topics: [tensors, memory-performance]", "topics: [tensors, memory]")
+    path.write_text(path.read_text().replace("title: view() vs reshape() vs contiguous()\n", ""))
+    issues = {i.field: i for i in issues_in(bank_copy, path)}
+    assert set(issues) == {"title", "topics"}
+    assert "missing" in issues["title"].message
+    assert "unknown topic(s) ['memory']" in issues["topics"].message
+    assert issues["topics"].line == _line_of(path, "topics: [tensors, memory]")
+
+
+def test_invalid_yaml_reports_the_line(bank_copy: Path):
+    path = _break(bank_copy, EXAMPLE, "level: mid\n", "level: [mid\n")
+    (issue,) = issues_in(bank_copy, path)
+    assert issue.path == path and "invalid YAML" in issue.message
+    assert issue.line >= _line_of(path, "level: [mid")
+
+
+def test_id_must_match_file_name_and_links_must_resolve(bank_copy: Path):
+    path = _break(bank_copy, EXAMPLE, "related: [tensor-storage-strides]", "related: [no-such-entry]")
+    issues = issues_in(bank_copy, path)
+    assert [i.field for i in issues] == ["related"]
+    assert issues[0].line == _line_of(path, "related: [no-such-entry]")
+    renamed = path.rename(path.with_name("renamed.md"))
+    (issue,) = issues_in(bank_copy, renamed)
+    assert issue.field == "id" and "must equal the file name 'renamed'" in issue.message
+
+
+def test_runnable_block_options_are_checked(bank_copy: Path):
+    path = _break(bank_copy, EXAMPLE, "```python runnable\n", "```python runnable needs=tpu\n")
+    (issue,) = issues_in(bank_copy, path)
+    assert issue.field == "runnable" and "unknown needs ['tpu']" in issue.message
+    assert issue.line == _line_of(path, "needs=tpu")
+
+
+def test_concept_entry_without_runnable_example_is_rejected(bank_copy: Path):
+    path = _break(bank_copy, EXAMPLE, "```python runnable\n", "```python\n")
+    (issue,) = issues_in(bank_copy, path)
+    assert "needs at least one ```python runnable block" in issue.message
+
+
+def test_validate_command_exit_codes(tmp_path: Path):
+    mini = tmp_path / "bank"
+    path = mini / "questions" / "tensors" / "mini-entry.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(MINI.read_text())
+    ok = subprocess.run([TORCHDOJO, "bank", "validate", "--bank", str(mini)], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    assert "1 entries loaded, 1 runnable examples, 0 problem(s)" in ok.stdout
+    _break(mini, "tensors/mini-entry.md", "level: junior", "level: expert")
+    bad = subprocess.run([TORCHDOJO, "bank", "validate", "--bank", str(mini)], capture_output=True, text=True)
+    assert bad.returncode == 1
+    assert f"{path}:{_line_of(path, 'level: expert')}: level: " in bad.stderr
+    assert "Input should be 'junior', 'mid' or 'senior'" in bad.stderr

@@ -1,0 +1,80 @@
+"""FSRS flashcards over the real bank and a real SQLite file."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from torchdojo.core import Dojo
+from torchdojo.practice.flashcards import Filters, UnknownEntryError
+
+NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def test_new_cards_come_junior_first_and_respect_the_daily_limit(settings):
+    settings.new_per_day = 3
+    d = Dojo(settings)
+    q = d.flashcards.queue(now=NOW)
+    assert len(q) == 3
+    levels = [d.bank.get(i).meta.level for i in d.flashcards.queue(Filters(topic="tensors"), now=NOW)]
+    assert levels == sorted(levels, key=["junior", "mid", "senior"].index)
+    d.flashcards.review(q[0], "good", now=NOW)
+    assert len(d.flashcards.queue(now=NOW)) == 2  # one new card used today's allowance
+    tomorrow = d.flashcards.queue(now=NOW + timedelta(days=1))
+    assert tomorrow[0] == q[0] and len(tomorrow) == 1 + 3  # the due card first, then a fresh allowance
+
+
+def test_review_schedules_with_fsrs_and_persists(settings):
+    d = Dojo(settings)
+    entry_id = d.flashcards.queue(now=NOW)[0]
+    preview = d.flashcards.preview(entry_id, now=NOW)
+    assert preview["again"] < preview["hard"] <= preview["good"] < preview["easy"]
+    st = d.flashcards.review(entry_id, "easy", now=NOW, duration_ms=4200)
+    assert not st.is_new and st.due == NOW + preview["easy"]
+    assert st.stability > 0 and 1 <= st.difficulty <= 10 and st.retrievability == pytest.approx(1.0)
+    assert entry_id not in d.flashcards.queue(now=NOW)
+    # A fresh Dojo over the same file (an app restart) sees the same state and log.
+    d2 = Dojo(settings)
+    st2 = d2.flashcards.status(entry_id, now=NOW)
+    assert (st2.due, st2.stability, st2.difficulty) == (st.due, st.stability, st.difficulty)
+    (log,) = d2.flashcards.history()
+    assert (log.question_id, log.rating, log.duration_ms, log.reviewed_at) == (entry_id, 4, 4200, NOW)
+    # Retrievability decays with time; once due, the card is back in the queue.
+    later = d2.flashcards.status(entry_id, now=st.due + timedelta(days=3))
+    assert later.retrievability < st.retrievability
+    assert d2.flashcards.queue(now=st.due + timedelta(seconds=1))[0] == entry_id
+
+
+def test_again_brings_the_card_back_within_minutes(dojo):
+    entry_id = dojo.flashcards.queue(now=NOW)[0]
+    st = dojo.flashcards.review(entry_id, "again", now=NOW)
+    assert st.due - NOW <= timedelta(minutes=10)
+    assert entry_id in dojo.flashcards.queue(now=NOW + timedelta(minutes=10))
+
+
+def test_progress_counts_per_topic(dojo):
+    before = {p.topic: p for p in dojo.flashcards.progress(now=NOW)}
+    entry = next(e for e in dojo.bank if e.primary_topic == "autograd")
+    dojo.flashcards.review(entry.id, "good", now=NOW)
+    after = {p.topic: p for p in dojo.flashcards.progress(now=NOW + timedelta(days=400))}
+    for t in entry.meta.topics:
+        assert after[t].learned == before[t].learned + 1 and after[t].new == before[t].new - 1
+        assert after[t].due == 1  # due again long before 400 days
+
+
+def test_errors_are_specific(dojo):
+    with pytest.raises(UnknownEntryError):
+        dojo.flashcards.review("no-such-entry", "good")
+    with pytest.raises(KeyError):
+        dojo.flashcards.review(dojo.flashcards.queue()[0], "perfect")
+    assert dojo.flashcards.history() == []  # nothing half-written
+
+
+def test_desired_retention_changes_intervals(settings):
+    settings.desired_retention = 0.8
+    low = Dojo(settings)
+    entry_id = low.flashcards.queue(now=NOW)[0]
+    settings.desired_retention = 0.95
+    high = Dojo(settings)
+    assert low.flashcards.preview(entry_id, now=NOW)["easy"] > high.flashcards.preview(entry_id, now=NOW)["easy"]
