@@ -12,3 +12,8 @@ app.add_typer(bank.app, name="bank")
 from torchdojo.cli.serve import serve  # noqa: E402
 
 app.command()(serve)
+from torchdojo.cli.study import search, show, study  # noqa: E402
+
+app.command()(study)
+app.command()(search)
+app.command()(show)

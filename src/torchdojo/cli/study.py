@@ -1,0 +1,128 @@
+"""``torchdojo study``, ``torchdojo search`` and ``torchdojo show``: the bank in the terminal."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console, Group
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.prompt import Prompt
+from rich.table import Table
+from rich.text import Text
+
+from torchdojo.bank.loader import Entry
+from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
+from torchdojo.practice.flashcards import Filters
+from torchdojo.store.search import HL_END, HL_START
+
+console = Console(highlight=False)
+
+Level = Annotated[str | None, typer.Option(help=f"one of {', '.join(LEVELS)}")]
+Topic = Annotated[str | None, typer.Option(help="a topic slug, e.g. autograd (see `torchdojo topics`)")]
+Type = Annotated[str | None, typer.Option("--type", help=f"one of {', '.join(QUESTION_TYPES)}")]
+
+
+def _filters(level: str | None, topic: str | None, type_: str | None) -> Filters:
+    for value, allowed, name in ((level, LEVELS, "--level"), (topic, TOPICS, "--topic"), (type_, QUESTION_TYPES, "--type")):
+        if value is not None and value not in allowed:
+            raise typer.BadParameter(f"'{value}' is not one of: {', '.join(allowed)}", param_hint=name)
+    return Filters(level=level, topic=topic, type=type_)
+
+
+def _dojo():
+    from torchdojo.core import Dojo
+
+    return Dojo()
+
+
+def _fmt(td) -> str:
+    s = td.total_seconds()
+    return f"{max(1, round(s / 60))}m" if s < 3600 else f"{round(s / 3600)}h" if s < 86400 else f"{round(s / 86400)}d"
+
+
+def _front(e: Entry, remaining: int) -> Panel:
+    m = e.meta
+    sub = f"{m.level} · {m.type} · {', '.join(TOPICS[t] for t in m.topics)}"
+    return Panel(Text(m.title, style="bold"), title=f"[dim]{remaining} left[/]", subtitle=sub, padding=(1, 2))
+
+
+def _back(e: Entry, full: bool) -> Group:
+    m = e.meta
+    parts = [Panel(m.short_answer, title="In 20 seconds", border_style="green")]
+    kp = Table.grid(padding=(0, 1))
+    for k in m.key_points:
+        kp.add_row(Text("●" * k.weight + "○" * (3 - k.weight), style="red"), k.text)
+    parts.append(Panel(kp, title="Key points", border_style="cyan"))
+    mis = "\n".join(f"✗ {x.claim}\n  ✓ {x.correction}" for x in m.misconceptions)
+    parts.append(Panel(mis, title="Misconceptions", border_style="yellow"))
+    if full:
+        parts.append(Panel(Markdown(e.body), title="Full answer"))
+    return Group(*parts)
+
+
+def study(level: Level = None, topic: Topic = None, type_: Type = None,
+          full: Annotated[bool, typer.Option(help="also show the full answer when revealing")] = False) -> None:
+    """Review due flashcards (FSRS) in the terminal: reveal, then rate 1 Again … 4 Easy."""
+    f = _filters(level, topic, type_)
+    d = _dojo()
+    done = 0
+    while True:
+        queue = d.flashcards.queue(f)
+        if not queue:
+            console.print(f"[bold green]All caught up.[/] {done} card(s) reviewed this session.")
+            return
+        e = d.bank.get(queue[0])
+        console.rule()
+        console.print(_front(e, len(queue)))
+        shown = time.monotonic()
+        if Prompt.ask("[bold]Enter[/] to reveal, [bold]q[/] to quit", default="", show_default=False).strip().lower() == "q":
+            console.print(f"{done} card(s) reviewed. Progress is saved.")
+            return
+        console.print(_back(e, full))
+        pv = d.flashcards.preview(e.id)
+        choices = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
+        legend = "  ".join(f"[bold]{k}[/] {v.capitalize()} ({_fmt(pv[v])})" for k, v in choices.items())
+        answer = Prompt.ask(f"{legend}   [bold]q[/] quit", choices=[*choices, "q"], show_choices=False)
+        if answer == "q":
+            console.print(f"{done} card(s) reviewed. Progress is saved.")
+            return
+        status = d.flashcards.review(e.id, choices[answer], duration_ms=int((time.monotonic() - shown) * 1000))
+        done += 1
+        console.print(f"[green]Saved {choices[answer].capitalize()}[/]: next review {status.due:%Y-%m-%d %H:%M} UTC")
+
+
+def search(query: Annotated[str, typer.Argument(help="words to find in titles and answers")],
+           level: Level = None, topic: Topic = None, type_: Type = None,
+           limit: Annotated[int, typer.Option(help="most results to show")] = 20) -> None:
+    """Full-text search over the bank (ranked), printed as a table."""
+    f = _filters(level, topic, type_)
+    d = _dojo()
+    results = d.browse(query, f)[:limit]
+    if not results:
+        console.print(f"No question matches '{query}'. Try fewer words or drop a filter.")
+        raise typer.Exit(1)
+    table = Table(title=f"{len(results)} result(s) for '{query}'", show_lines=False)
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("level")
+    table.add_column("title / match")
+    for e, hit in results:
+        snippet = Text()
+        if hit:
+            for i, part in enumerate(hit.snippet.replace(HL_END, HL_START).split(HL_START)):
+                snippet.append(part.replace("\n", " "), style="bold yellow" if i % 2 else "dim")
+        table.add_row(e.id, e.meta.level, Text.assemble((e.meta.title, "bold"), "\n", snippet))
+    console.print(table)
+
+
+def show(entry_id: Annotated[str, typer.Argument(help="the entry id, e.g. view-reshape-contiguous")]) -> None:
+    """Print one question with its full answer."""
+    d = _dojo()
+    e = d.bank.get(entry_id)
+    if e is None:
+        console.print(f"No entry '{entry_id}'. Find ids with: torchdojo search WORDS")
+        raise typer.Exit(1)
+    console.print(_front(e, 0))
+    console.print(_back(e, full=True))
