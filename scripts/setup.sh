@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Install whatever is missing for torchdojo; safe to run again (each step checks first).
+#   scripts/setup.sh          the app: Python venv, torch, the package
+#   scripts/setup.sh --test   also the test tools: Debian's chromium and tmux, pytest, Playwright
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want_test=0
+[[ "${1:-}" == "--test" ]] && want_test=1
+say() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+
+PY=${PYTHON:-python3}
+"$PY" -c 'import sys; assert sys.version_info >= (3, 11), sys.version' 2>/dev/null || {
+  echo "torchdojo needs Python >= 3.11 (found: $("$PY" --version 2>&1)). Install it or set PYTHON=/path/to/python3.11." >&2
+  exit 1
+}
+
+if [[ ! -x .venv/bin/python ]]; then
+  say "creating .venv"
+  "$PY" -m venv .venv
+fi
+VPY=.venv/bin/python
+
+if ! "$VPY" -c 'import torch, sys; v = tuple(int(x) for x in torch.__version__.split("+")[0].split(".")[:2]); sys.exit(v < (2, 4))' 2>/dev/null; then
+  say "installing torch 2.13.0 (CPU)"
+  "$VPY" -m pip install --quiet "torch==2.13.0"
+fi
+
+extras=""
+[[ $want_test == 1 ]] && extras="[test]"
+stamp=".venv/.torchdojo-installed${extras}"
+if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]] || ! "$VPY" -c 'import torchdojo' 2>/dev/null; then
+  say "installing torchdojo${extras} and its dependencies"
+  "$VPY" -m pip install --quiet -e ".${extras}"
+  touch "$stamp"
+fi
+
+if [[ $want_test == 1 ]]; then
+  missing=()
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v tmux >/dev/null || missing+=(tmux)
+  if (( ${#missing[@]} )); then
+    say "installing Debian packages: ${missing[*]}"
+    SUDO=""
+    [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
