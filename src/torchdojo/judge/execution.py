@@ -1,0 +1,152 @@
+"""Where the untrusted child runs: the result type and the explicitly unsafe local backend.
+
+:class:`ExecResult` is what a backend reports about one job, measured by the *parent*
+(CPU time from rusage, peak memory from the cgroup or rusage, exit status, output sizes);
+only ``data`` comes from the child and it is untrusted.
+
+:class:`LocalUnsafeBackend` runs the job in a plain ``python -m torchdojo.judge.runtime``
+subprocess with rlimits and a wall timeout but **no isolation**: the code can read your files
+and use the network. It exists for machines without namespaces (not root) and must be chosen
+explicitly (``--unsafe-local``); the isolated backend is :mod:`torchdojo.judge.sandbox`.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from torchdojo.judge.challenge import Limits
+
+Status = Literal["ok", "timeout", "memory", "output", "crashed", "judge_error"]
+
+
+@dataclass
+class ExecResult:
+    status: Status
+    data: bytes | None = None
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    peak_memory: int | None = None  # bytes
+    exit_code: int | None = None
+    signal: int | None = None
+    stderr: str = ""
+    detail: str = ""
+
+
+class Backend(Protocol):
+    name: str
+    isolated: bool
+
+    def execute(self, job: bytes, limits: Limits) -> ExecResult: ...
+
+
+def read_capped(fds: dict[int, str], cap: dict[str, int], deadline: float, proc_alive) -> tuple[dict[str, bytearray], str | None]:
+    """Read every fd until EOF, the deadline, or a cap is passed. Returns (buffers, reason)."""
+    sel = selectors.DefaultSelector()
+    bufs = {name: bytearray() for name in fds.values()}
+    for fd, name in fds.items():
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ, name)
+    open_fds = set(fds)
+    reason = None
+    try:
+        while open_fds:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                reason = "timeout"
+                break
+            for key, _ in sel.select(timeout=min(left, 0.5)):
+                try:
+                    chunk = os.read(key.fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    sel.unregister(key.fd)
+                    open_fds.discard(key.fd)
+                    continue
+                bufs[key.data] += chunk
+                if len(bufs[key.data]) > cap[key.data]:
+                    reason = f"output:{key.data}"
+                    return bufs, reason
+            if not proc_alive() and not sel.select(timeout=0):
+                break
+    finally:
+        sel.close()
+    return bufs, reason
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` (our child) has not exited; does not reap it (WNOWAIT)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
+class LocalUnsafeBackend:
+    """No isolation: a subprocess with rlimits. Only for users who opt in (``--unsafe-local``)."""
+
+    name = "local (UNSAFE: no isolation)"
+    isolated = False
+
+    def execute(self, job: bytes, limits: Limits) -> ExecResult:
+        r_res, w_res = os.pipe()
+        mem = limits.memory_mb * 1024 * 1024
+
+        def preexec() -> None:
+            os.setsid()
+            cpu = int(limits.cpu_seconds) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+            # torch reserves a lot of address space at import: allow it on top of the job's memory.
+            resource.setrlimit(resource.RLIMIT_AS, (mem + (6 << 30), mem + (6 << 30)))
+
+        t0 = time.monotonic()
+        env = {"PATH": os.environ.get("PATH", "/usr/bin"), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+        proc = subprocess.Popen([sys.executable, "-m", "torchdojo.judge.runtime", str(w_res)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w_res,), preexec_fn=preexec,
+                                env=env, cwd="/tmp")
+        os.close(w_res)
+        try:
+            proc.stdin.write(job)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        cap = limits.output_kb * 1024
+        bufs, reason = read_capped({r_res: "result", proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"},
+                                   {"result": 256 << 20, "stdout": cap, "stderr": cap},
+                                   t0 + limits.wall_seconds + 5.0, lambda: alive(proc.pid))
+        if reason:
+            os.killpg(proc.pid, signal.SIGKILL)
+        _, status, ru = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        os.close(r_res)
+        res = ExecResult("ok", cpu_seconds=ru.ru_utime + ru.ru_stime, wall_seconds=time.monotonic() - t0,
+                         peak_memory=ru.ru_maxrss * 1024, stderr=bytes(bufs["stderr"][-4000:]).decode(errors="replace"))
+        if os.WIFSIGNALED(status):
+            res.signal = os.WTERMSIG(status)
+        else:
+            res.exit_code = os.WEXITSTATUS(status)
+        if reason == "timeout":
+            res.status = "timeout"
+        elif reason and reason.startswith("output"):
+            res.status, res.detail = "output", f"the program wrote more than {limits.output_kb} KiB to {reason[7:]}"
+        elif res.signal in (signal.SIGXCPU, signal.SIGKILL) and res.cpu_seconds >= limits.cpu_seconds:
+            res.status = "timeout"
+        elif res.signal == signal.SIGXFSZ:
+            res.status, res.detail = "output", "a file passed the size limit"
+        elif res.exit_code == 0 and bufs["result"]:
+            res.data = bytes(bufs["result"])
+        else:
+            res.status = "crashed"
+            res.detail = f"exited with {'signal ' + signal.Signals(res.signal).name if res.signal else f'status {res.exit_code}'}"
+        if res.status == "ok" and res.cpu_seconds > limits.cpu_seconds:
+            res.status = "timeout"
+        return res

@@ -1,0 +1,273 @@
+"""Grade a submission: static rules, then the sandboxed run, then trusted comparisons.
+
+``grade(challenge, code, backend, mode)``: ``mode="run"`` runs the public tests only (the
+editor's Run button); ``"submit"`` runs public then hidden tests. Expected outputs come from
+running the challenge's harness with the reference solution *here*, in the trusted process;
+the child only ever sees the submission, the harness and the inputs.
+
+Feedback teaches without leaking: public tests show inputs, expected and actual outputs and
+stdout; hidden tests show the property tested, a minimal failing input (found by shrinking
+the case's size parameters), the index and values of the largest error, and shapes/dtypes —
+never the expected outputs in full, never their stdout.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from torchdojo.judge import wire
+from torchdojo.judge.challenge import Challenge
+from torchdojo.judge.compare import compare_outputs
+from torchdojo.judge.execution import Backend, ExecResult
+from torchdojo.judge.rules import SourceError, check_source
+from torchdojo.judge.testing import Case
+from torchdojo.judge.verdicts import Verdict
+
+MAX_SHRINK_RUNS = 8
+
+
+@dataclass
+class TestResult:
+    name: str
+    public: bool
+    verdict: Verdict
+    message: str = ""
+    what: str = ""
+    seconds: float | None = None
+    inputs: dict[str, Any] | None = None  # summary: public tests, or the minimal failing hidden input
+    expected: dict[str, Any] | None = None  # public tests only
+    got: dict[str, Any] | None = None  # public tests only
+    mismatch: dict[str, Any] | None = None
+    stdout: str = ""  # public tests only
+
+
+@dataclass
+class Report:
+    challenge: str
+    mode: str
+    verdict: Verdict
+    message: str = ""
+    tests: list[TestResult] = field(default_factory=list)
+    backend: str = ""
+    cpu_seconds: float = 0.0
+    peak_memory: int | None = None
+    speed_ratio: float | None = None
+
+    @property
+    def passed(self) -> int:
+        return sum(t.verdict == Verdict.ACCEPTED for t in self.tests)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["verdict"] = self.verdict.value
+        for t in d["tests"]:
+            t["verdict"] = t["verdict"].value
+        return d
+
+
+def summarize(values: dict[str, Any], limit: int = 64) -> dict[str, Any]:
+    """Display form of inputs/outputs: small tensors in full (rounded), large ones by shape and stats."""
+    import torch
+
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        if isinstance(v, torch.Tensor):
+            info: dict[str, Any] = {"shape": list(v.shape), "dtype": str(v.dtype).removeprefix("torch.")}
+            t = v.detach()
+            if t.numel() <= limit:
+                info["values"] = (t.double().round(decimals=5) if t.is_floating_point() else t).tolist()
+            elif t.is_floating_point() and t.numel():
+                info.update(min=float(t.min()), max=float(t.max()), mean=float(t.double().mean()))
+            out[k] = info
+        else:
+            text = repr(v)
+            out[k] = v if len(text) <= 400 else text[:400] + "…"
+    return out
+
+
+def _clone(values: dict[str, Any]) -> dict[str, Any]:
+    import torch
+
+    return {k: v.detach().clone() if isinstance(v, torch.Tensor) else copy.deepcopy(v) for k, v in values.items()}
+
+
+class Grader:
+    """Grades submissions for one challenge; caches expected outputs (deterministic inputs)."""
+
+    def __init__(self, challenge: Challenge, backend: Backend) -> None:
+        self.ch, self.backend = challenge, backend
+        self._expected: dict[tuple, tuple[dict, dict]] = {}
+
+    # -- trusted side ---------------------------------------------------------------------
+    def inputs_and_expected(self, case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
+        key = (case.name, repr(sorted(case.params.items())), case.seed)
+        if key not in self._expected:
+            inputs = self.ch.tests.make_inputs(**case.params, seed=case.seed)
+            expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
+            self._expected[key] = (inputs, {k: (v.detach() if hasattr(v, "detach") else v) for k, v in expected.items()})
+        return self._expected[key]
+
+    def _job(self, code: str, cases: list[tuple[Case, dict[str, Any]]], trace: bool = True, repeat: int = 1) -> bytes:
+        header: dict[str, Any] = {"code": code, "harness": self.ch.harness_source, "trace": trace, "cases": []}
+        tensors: dict[str, Any] = {}
+        for i, (case, inputs) in enumerate(cases):
+            js, ts = wire.split_values(inputs, f"in/{i}/")
+            header["cases"].append({"name": case.name, "json": js, "repeat": repeat})
+            tensors.update(ts)
+        return wire.encode(header, tensors)
+
+    def _judge_case(self, case: Case, inputs: dict, expected: dict, rec: dict, tensors: dict, i: int) -> TestResult:
+        tr = TestResult(case.name, case.public, Verdict.ACCEPTED, what=case.what, seconds=rec.get("seconds"))
+        if case.public:
+            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(expected), rec.get("stdout", "")[:8000]
+        if rec.get("status") != "ok":
+            err = rec.get("error", {})
+            tr.verdict = {"memory": Verdict.MEMORY_LIMIT_EXCEEDED, "output": Verdict.OUTPUT_LIMIT_EXCEEDED}.get(
+                err.get("kind"), Verdict.RUNTIME_ERROR)
+            tr.message = err.get("traceback") or f"{err.get('type')}: {err.get('message')}"
+            return tr
+        got = wire.join_values(rec.get("json", {}), tensors, f"out/{i}/")
+        if case.public:
+            tr.got = summarize(got)
+        rules = self.ch.meta.rules
+        used = sorted(set(rec.get("calls", [])) & set(rules.banned_calls) | set(rec.get("ops", [])) & set(rules.banned_ops))
+        if used:
+            tr.verdict = Verdict.RULE_VIOLATION
+            tr.message = f"called {', '.join(used)}, which this challenge does not allow. {rules.why}".strip()
+            return tr
+        limit = getattr(self.ch.tests, "max_numel", None)
+        if limit is not None and rec.get("max_numel", 0) > limit(inputs):
+            tr.verdict = Verdict.RULE_VIOLATION
+            tr.message = (f"created a tensor of shape {rec.get('max_shape')} ({rec['max_numel']} elements); this "
+                          f"challenge allows at most {limit(inputs)} elements in any tensor. {rules.why}").strip()
+            return tr
+        m = compare_outputs(expected, got, self.ch.meta.tolerance.rtol, self.ch.meta.tolerance.atol)
+        if m is None and hasattr(self.ch.tests, "check"):
+            problem = self.ch.tests.check(inputs, got)
+            if problem:
+                tr.verdict, tr.message = Verdict.WRONG_ANSWER, problem
+                return tr
+        if m is not None:
+            tr.verdict, tr.message, tr.mismatch = Verdict.WRONG_ANSWER, m.message, m.to_dict()
+        return tr
+
+    def _run(self, code: str, cases: list[Case]) -> tuple[ExecResult, list[TestResult]]:
+        prepared = [(c, *self.inputs_and_expected(c)) for c in cases]
+        res = self.backend.execute(self._job(code, [(c, i) for c, i, _ in prepared]), self.ch.meta.limits)
+        results: list[TestResult] = []
+        if res.status != "ok":
+            verdict, msg = _job_verdict(res, self.ch.meta.limits)
+            return res, [TestResult(c.name, c.public, verdict, msg, c.what) for c in cases]
+        try:
+            header, tensors = wire.decode(res.data or b"")
+            if header.get("status") == "compile_error":
+                err = header.get("error", {})
+                return res, [TestResult(c.name, c.public, Verdict.COMPILATION_ERROR, err.get("traceback", ""), c.what)
+                             for c in cases]
+            if header.get("status") == "load_error":
+                err = header.get("error", {})
+                v = Verdict.MEMORY_LIMIT_EXCEEDED if err.get("kind") == "memory" else Verdict.RUNTIME_ERROR
+                return res, [TestResult(c.name, c.public, v, "while loading the module: " + err.get("traceback", ""),
+                                        c.what) for c in cases]
+            recs = header["cases"]
+            if len(recs) != len(cases) or any(r.get("name") != c.name for r, c in zip(recs, cases, strict=False)):
+                raise wire.WireError("the result does not match the job's cases")
+        except (wire.WireError, KeyError, TypeError, AttributeError) as e:
+            # The child speaks only data; a malformed result is the submission's doing (it can write to
+            # the result channel), so it is its failure, not ours.
+            return res, [TestResult(c.name, c.public, Verdict.RUNTIME_ERROR, f"the program's result was malformed: {e}",
+                                    c.what) for c in cases]
+        for i, (c, inputs, expected) in enumerate(prepared):
+            results.append(self._judge_case(c, inputs, expected, recs[i], tensors, i))
+        return res, results
+
+    def _shrink(self, code: str, case: Case) -> Case:
+        """Smallest variant of ``case`` (halving its shrinkable params) that still fails."""
+        best, runs = case, 0
+        progress = True
+        while progress and runs < MAX_SHRINK_RUNS:
+            progress = False
+            for p in case.shrink:
+                v = best.params.get(p)
+                if not isinstance(v, int) or v <= 1 or runs >= MAX_SHRINK_RUNS:
+                    continue
+                trial = Case(best.name, {**best.params, p: max(1, v // 2)}, best.public, best.seed, best.shrink, best.what)
+                runs += 1
+                try:
+                    _, (r,) = self._run(code, [trial])
+                except Exception:  # noqa: BLE001 - a trial the generator cannot make is simply not smaller
+                    continue
+                if r.verdict not in (Verdict.ACCEPTED, Verdict.JUDGE_ERROR):
+                    best, progress = trial, True
+        return best
+
+    def grade(self, code: str, mode: Literal["run", "submit"] = "submit") -> Report:
+        rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
+        try:
+            findings = check_source(code, self.ch.meta.rules)
+        except SourceError as e:
+            rep.verdict, rep.message = Verdict.COMPILATION_ERROR, f"line {e.line}: {e.message}"
+            return rep
+        if findings:
+            rep.verdict = Verdict.RULE_VIOLATION
+            rep.message = "; ".join(f"line {f.line}: {f.message}" for f in findings)
+            if self.ch.meta.rules.why:
+                rep.message += f". {self.ch.meta.rules.why}"
+            return rep
+        try:
+            cases = list(self.ch.tests.cases())
+            cases = [c for c in cases if c.public] + ([c for c in cases if not c.public] if mode == "submit" else [])
+            res, results = self._run(code, cases)
+        except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
+            rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
+            return rep
+        rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results
+        first_bad = next((t for t in results if t.verdict != Verdict.ACCEPTED), None)
+        if first_bad is not None:
+            rep.verdict = first_bad.verdict
+            rep.message = f"{first_bad.verdict.value} on test '{first_bad.name}'"
+            case = next(c for c in cases if c.name == first_bad.name)
+            if first_bad.verdict == Verdict.WRONG_ANSWER and not case.public and case.shrink and res.status == "ok":
+                small = self._shrink(code, case)
+                _, (again,) = self._run(code, [small])
+                inputs, _ = self.inputs_and_expected(small)
+                first_bad.inputs = summarize(inputs)
+                if again.verdict == Verdict.WRONG_ANSWER:
+                    first_bad.message, first_bad.mismatch = again.message, again.mismatch
+                rep.message += f"; smallest failing input found: {small.params}"
+            return rep
+        if mode == "submit" and self.ch.meta.speed:
+            ratio = self.speed_ratio(code)
+            rep.speed_ratio = ratio
+            if ratio is not None and ratio > self.ch.meta.speed.max_ratio:
+                rep.verdict = Verdict.TIME_LIMIT_EXCEEDED
+                rep.message = (f"correct, but {ratio:.1f}x the reference's CPU time on '{self.ch.meta.speed.case}' "
+                               f"(allowed: {self.ch.meta.speed.max_ratio:g}x)")
+        return rep
+
+    def speed_ratio(self, code: str) -> float | None:
+        """CPU time of the submission over the reference's on the speed case, both measured here."""
+        sp = self.ch.meta.speed
+        case = next(c for c in self.ch.tests.cases() if c.name == sp.case)
+        inputs, _ = self.inputs_and_expected(case)
+        ref = self.backend.execute(self._job(self.ch.reference_source, [(case, inputs)], trace=False, repeat=sp.repeat),
+                                   self.ch.meta.limits)
+        sub = self.backend.execute(self._job(code, [(case, inputs)], trace=False, repeat=sp.repeat), self.ch.meta.limits)
+        if ref.status != "ok" or sub.status != "ok":
+            return None
+        return sub.cpu_seconds / max(ref.cpu_seconds, 1e-6)
+
+
+def _job_verdict(res: ExecResult, limits) -> tuple[Verdict, str]:
+    if res.status == "timeout":
+        return Verdict.TIME_LIMIT_EXCEEDED, f"stopped after {res.cpu_seconds:.1f} s CPU / {res.wall_seconds:.1f} s wall " \
+                                            f"(limits {limits.cpu_seconds:g} s CPU, {limits.wall_seconds:g} s wall)"
+    if res.status == "memory":
+        return Verdict.MEMORY_LIMIT_EXCEEDED, f"used more than {limits.memory_mb} MiB"
+    if res.status == "output":
+        return Verdict.OUTPUT_LIMIT_EXCEEDED, res.detail
+    if res.status == "judge_error":
+        return Verdict.JUDGE_ERROR, f"{res.detail}; this is not your fault"
+    return Verdict.RUNTIME_ERROR, f"the program {res.detail}" + (f": {res.stderr.strip()[-500:]}" if res.stderr.strip() else "")

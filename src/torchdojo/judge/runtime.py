@@ -1,0 +1,182 @@
+"""The child side of a judge job: run a submission on given inputs, return outputs as data.
+
+Runs inside the sandbox (or the explicitly unsafe local subprocess). It receives a job
+(:mod:`torchdojo.judge.wire` format) holding the submission's source, the challenge's
+harness source and the inputs of each case; it returns, per case, the outputs, the error if
+any, the Python-level stdout (capped), the wall time, and a trace of the torch functions and
+ATen ops called and the largest tensor created. Nothing it returns decides anything: the
+parent treats it as untrusted data.
+
+Run as ``python -m torchdojo.judge.runtime RESULT_FD`` it reads a job from stdin and writes
+the result to file descriptor ``RESULT_FD``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import time
+import traceback
+import types
+from typing import Any
+
+from torchdojo.judge import wire
+
+STDOUT_CAP = 64 * 1024
+
+
+class OutputLimit(Exception):
+    """Raised inside the submission when its printed output passes the cap."""
+
+
+class _CappedWriter(io.TextIOBase):
+    def __init__(self, cap: int) -> None:
+        self.buf = io.StringIO()
+        self.cap = cap
+
+    def write(self, s: str) -> int:
+        if self.buf.tell() + len(s) > self.cap:
+            raise OutputLimit(f"printed output passed {self.cap // 1024} KiB")
+        return self.buf.write(s)
+
+    def getvalue(self) -> str:
+        return self.buf.getvalue()
+
+
+def _trace_modes():
+    import torch
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Calls(TorchFunctionMode):
+        def __init__(self):
+            super().__init__()
+            self.names: set[str] = set()
+
+        def __torch_function__(self, func, types_, args=(), kwargs=None):
+            name = getattr(func, "__name__", repr(func))
+            qual = getattr(func, "__qualname__", "")
+            if qual.startswith(("TensorBase.", "Tensor.")) or getattr(func, "__objclass__", None) in (
+                    torch.Tensor, torch._C.TensorBase):
+                self.names.add(f"torch.Tensor.{name}")
+            else:
+                mod = getattr(func, "__module__", None) or "torch"
+                if mod.startswith("torch._C"):
+                    mod = "torch"
+                self.names.add(f"{mod}.{name}")
+            return func(*args, **(kwargs or {}))
+
+    class Ops(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.names: set[str] = set()
+            self.max_numel = 0
+            self.max_shape: list[int] = []
+
+        def __torch_dispatch__(self, func, types_, args=(), kwargs=None):
+            self.names.add(f"aten.{func._overloadpacket.__name__}")
+            out = func(*args, **(kwargs or {}))
+            for t in out if isinstance(out, (tuple, list)) else (out,):
+                if isinstance(t, torch.Tensor) and t.numel() > self.max_numel:
+                    self.max_numel, self.max_shape = t.numel(), list(t.shape)
+            return out
+
+    return Calls(), Ops()
+
+
+def _user_traceback(exc: BaseException) -> str:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "solution.py"]
+    lines = traceback.format_list(frames[-5:])
+    return "".join(lines) + f"{type(exc).__name__}: {exc}"
+
+
+def _error(exc: BaseException) -> dict[str, str]:
+    kind = "error"
+    msg = str(exc)
+    if isinstance(exc, MemoryError) or "can't allocate memory" in msg or "DefaultCPUAllocator" in msg:
+        kind = "memory"
+    elif isinstance(exc, OutputLimit):
+        kind = "output"
+    return {"kind": kind, "type": type(exc).__name__, "message": msg[:2000], "traceback": _user_traceback(exc)[:4000]}
+
+
+def execute(job: bytes) -> bytes:
+    """Run a job (wire bytes) and return the result (wire bytes). Never raises for user faults."""
+    import torch
+
+    torch.set_num_threads(1)
+    header, tensors = wire.decode(job)
+    result: dict[str, Any] = {"status": "ok", "cases": []}
+    out_tensors: dict[str, Any] = {}
+    sol = types.ModuleType("solution")
+    sol.__file__ = "solution.py"
+    real_stdout = sys.stdout
+    try:
+        sys.stdout = _CappedWriter(STDOUT_CAP)
+        exec(compile(header["code"], "solution.py", "exec"), sol.__dict__)
+    except BaseException as e:  # noqa: BLE001 - any failure to load the submission is reported
+        sys.stdout = real_stdout
+        if isinstance(e, SystemExit | KeyboardInterrupt):
+            e = RuntimeError(f"the submission raised {type(e).__name__} while loading")
+        err = _error(e)
+        result["status"] = "compile_error" if isinstance(e, SyntaxError | ImportError) else "load_error"
+        result["error"] = err
+        return wire.encode(result)
+    finally:
+        sys.stdout = real_stdout
+    harness = types.ModuleType("harness")
+    exec(compile(header["harness"], "harness.py", "exec"), harness.__dict__)
+    trace = header.get("trace", True)
+    for i, case in enumerate(header["cases"]):
+        inputs = wire.join_values(case["json"], tensors, f"in/{i}/")
+        rec: dict[str, Any] = {"name": case["name"], "status": "ok"}
+        writer = _CappedWriter(STDOUT_CAP)
+        calls = ops = None
+        t0 = time.perf_counter()
+        try:
+            sys.stdout = writer
+            if trace:
+                calls, ops = _trace_modes()
+                with calls, ops:
+                    outputs = harness.run(sol, inputs)
+            else:
+                for _ in range(int(case.get("repeat", 1))):
+                    outputs = harness.run(sol, inputs)
+            if not isinstance(outputs, dict):
+                raise TypeError(f"the harness expected a dict of outputs, got {type(outputs).__name__}")
+            js, ts = wire.split_values(outputs, f"out/{i}/")
+            wire.encode(js)  # JSON-able?
+            for k, v in ts.items():
+                if not v.is_floating_point() and not v.dtype.is_complex and v.requires_grad:
+                    raise TypeError(f"output {k} is malformed")
+            rec["json"] = js
+            out_tensors.update({k: v.detach() for k, v in ts.items()})
+        except BaseException as e:  # noqa: BLE001 - user faults become data
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            rec["status"] = "error"
+            rec["error"] = _error(e if not isinstance(e, SystemExit) else RuntimeError("the submission called exit()"))
+        finally:
+            sys.stdout = real_stdout
+        rec["seconds"] = time.perf_counter() - t0
+        rec["stdout"] = writer.getvalue()
+        if calls is not None:
+            rec["calls"] = sorted(calls.names)
+            rec["ops"] = sorted(ops.names)
+            rec["max_numel"] = ops.max_numel
+            rec["max_shape"] = ops.max_shape
+        result["cases"].append(rec)
+    return wire.encode(result, out_tensors)
+
+
+def main() -> None:
+    fd = int(sys.argv[1])
+    job = sys.stdin.buffer.read()
+    data = execute(job)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":
+    main()

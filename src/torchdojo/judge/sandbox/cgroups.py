@@ -1,0 +1,55 @@
+"""Per-slot cgroup v1 memory and pids controllers: limit, then measure, each job.
+
+The memory controller measures what the job allocated (``memory.max_usage_in_bytes``) better
+than ``ru_maxrss`` of a forked child (which counts pages shared with the fork server) and its
+OOM kill is how memory limits are enforced; ``pids.max`` contains fork and thread bombs. Where
+the controllers are missing or not writable, :meth:`SlotCgroup.available` is False and the
+job relies on rlimits alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BASE = Path("/sys/fs/cgroup")
+
+
+class SlotCgroup:
+    def __init__(self, slot: int, base: Path = BASE) -> None:
+        self.mem = base / "memory" / "torchdojo" / f"slot{slot}"
+        self.pids = base / "pids" / "torchdojo" / f"slot{slot}"
+        try:
+            self.mem.mkdir(parents=True, exist_ok=True)
+            self.pids.mkdir(parents=True, exist_ok=True)
+            self.available = (self.mem / "memory.limit_in_bytes").exists() and (self.pids / "pids.max").exists()
+        except OSError:
+            self.available = False
+
+    def _write(self, path: Path, value: str | int) -> None:
+        path.write_text(str(value))
+
+    def prepare(self, memory_bytes: int, max_pids: int) -> None:
+        """Set this job's limits and reset the peak and failure counters."""
+        self._write(self.mem / "memory.limit_in_bytes", memory_bytes)
+        for name in ("memory.max_usage_in_bytes", "memory.failcnt"):
+            try:
+                self._write(self.mem / name, 0)
+            except OSError:
+                pass
+        self._write(self.pids / "pids.max", max_pids)
+
+    def add(self, pid: int) -> None:
+        self._write(self.mem / "cgroup.procs", pid)
+        self._write(self.pids / "cgroup.procs", pid)
+
+    def oom_kills(self) -> int:
+        for line in (self.mem / "memory.oom_control").read_text().splitlines():
+            if line.startswith("oom_kill "):
+                return int(line.split()[1])
+        return 0
+
+    def peak(self) -> int:
+        return int((self.mem / "memory.max_usage_in_bytes").read_text())
+
+    def failcnt(self) -> int:
+        return int((self.mem / "memory.failcnt").read_text())
