@@ -42,6 +42,14 @@ class Dojo:
     def index(self) -> SearchIndex:
         return SearchIndex(self.bank)
 
+    @cached_property
+    def judge(self):
+        """The coding-challenge judge (its backend starts on the first submission)."""
+        from torchdojo.judge.service import JudgeService
+
+        return JudgeService(self.settings.bank_dir / "challenges", self.sessions,
+                            unsafe_local=self.settings.unsafe_local_judge, slots=self.settings.judge_slots)
+
     def verification(self, entry: Entry) -> Verification | None:
         """The PyTorch version the entry's examples last passed on (from ``bank/verified.json``)."""
         rec = self._record.get(entry.id)

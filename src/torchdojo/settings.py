@@ -34,5 +34,9 @@ class Settings(BaseSettings):
     desired_retention: float = Field(default=0.9, ge=0.7, le=0.97)
     #: New cards introduced per day in the review queue.
     new_per_day: int = Field(default=20, ge=0, le=1000)
+    #: Run code submissions WITHOUT isolation (only where the sandbox cannot run; opt-in).
+    unsafe_local_judge: bool = False
+    #: Concurrent judge jobs (each slot has its own uid and cgroup).
+    judge_slots: int = Field(default=2, ge=1, le=32)
     host: str = "127.0.0.1"
     port: int = 8000

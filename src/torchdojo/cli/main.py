@@ -17,3 +17,6 @@ from torchdojo.cli.study import search, show, study  # noqa: E402
 app.command()(study)
 app.command()(search)
 app.command()(show)
+from torchdojo.cli import challenge  # noqa: E402
+
+app.add_typer(challenge.app, name="challenge")

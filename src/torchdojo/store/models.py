@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, TypeDecorator
+from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, Text, TypeDecorator
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -64,3 +64,19 @@ class ReviewLogRow(Base):
     rating: Mapped[int] = mapped_column(Integer)
     reviewed_at: Mapped[datetime] = mapped_column(UTCDateTime)
     duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class SubmissionRow(Base):
+    """A code submission and its verdict. ``code`` is kept verbatim so any verdict the user
+    disputes can be reproduced (re-judged) from it; ``report`` is the full report as JSON."""
+
+    __tablename__ = "submissions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    challenge_id: Mapped[str] = mapped_column(String(80), index=True)
+    mode: Mapped[str] = mapped_column(String(10))  # run | submit
+    code: Mapped[str] = mapped_column(Text)
+    verdict: Mapped[str] = mapped_column(String(40))
+    report: Mapped[str] = mapped_column(Text)
+    backend: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

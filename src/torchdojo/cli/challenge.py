@@ -1,0 +1,191 @@
+"""``torchdojo challenge …``: list, show, start, submit, history, rejudge, check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.table import Table
+
+app = typer.Typer(help="Coding challenges graded by a sandboxed judge with hidden tests.", no_args_is_help=True)
+console = Console(highlight=False)
+
+Unsafe = Annotated[bool, typer.Option("--unsafe-local", help="run WITHOUT isolation (only if the sandbox cannot run)")]
+COLORS = {"Accepted": "green", "Wrong Answer": "red", "Judge Error": "magenta"}
+
+
+def _service(unsafe: bool):
+    from torchdojo.core import Dojo
+    from torchdojo.settings import Settings
+
+    s = Settings()
+    if unsafe:
+        s.unsafe_local_judge = True
+    return Dojo(s)
+
+
+def _get(d, challenge_id: str):
+    ch = d.judge.challenges.get(challenge_id)
+    if ch is None:
+        console.print(f"No challenge '{challenge_id}'. See: torchdojo challenge list")
+        raise typer.Exit(2)
+    return ch
+
+
+@app.command("list")
+def list_(level: Annotated[str | None, typer.Option()] = None, topic: Annotated[str | None, typer.Option()] = None) -> None:
+    """All challenges with your best verdict so far."""
+    d = _service(False)
+    best = {}
+    for row in d.judge.history():
+        if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
+            best[row.challenge_id] = row.verdict
+    t = Table(title=f"{len(d.judge.challenges)} challenges")
+    for c in ("id", "title", "level", "kind", "best"):
+        t.add_column(c)
+    for ch in d.judge.challenges.values():
+        m = ch.meta
+        if (level and m.level != level) or (topic and topic not in m.topics):
+            continue
+        v = best.get(ch.id, "")
+        t.add_row(ch.id, m.title, m.level, m.kind, f"[{COLORS.get(v, 'yellow')}]{v}[/]" if v else "")
+    console.print(t)
+
+
+@app.command()
+def show(challenge_id: str) -> None:
+    """The statement, limits and rules of a challenge."""
+    ch = _get(_service(False), challenge_id)
+    console.print(Panel(Markdown(ch.statement), title=f"{ch.meta.title} · {ch.meta.level} · {ch.meta.kind}"))
+    lim = ch.meta.limits
+    console.print(f"Limits: {lim.cpu_seconds:g} s CPU, {lim.wall_seconds:g} s wall, {lim.memory_mb} MiB.")
+    if ch.meta.rules.banned_calls or ch.meta.rules.banned_constructs:
+        console.print("Not allowed: " + ", ".join(ch.meta.rules.banned_calls + ch.meta.rules.banned_constructs))
+    console.print(f"Start with: torchdojo challenge start {ch.id}")
+
+
+@app.command()
+def start(challenge_id: str, directory: Annotated[Path, typer.Option("--dir")] = Path("."),
+          force: Annotated[bool, typer.Option(help="overwrite an existing file")] = False) -> None:
+    """Write the starter code to DIR/<id>.py."""
+    ch = _get(_service(False), challenge_id)
+    path = directory / f"{ch.id.replace('-', '_')}.py"
+    if path.exists() and not force:
+        console.print(f"{path} exists: edit it, or pass --force to overwrite it with the starter.")
+        raise typer.Exit(1)
+    path.write_text(ch.starter)
+    console.print(f"Wrote {path}. Run public tests: torchdojo challenge submit {ch.id} {path} --run")
+
+
+def print_report(rep, sid=None) -> None:
+    t = Table(title=f"{rep.challenge} · {rep.mode} · {rep.backend}")
+    for c in ("test", "visibility", "verdict", "time", "detail"):
+        t.add_column(c, overflow="fold")
+    for r in rep.tests:
+        color = COLORS.get(r.verdict.value, "yellow")
+        t.add_row(r.name, "public" if r.public else "hidden", f"[{color}]{r.verdict.value}[/]",
+                  f"{r.seconds * 1000:.0f} ms" if r.seconds is not None else "",
+                  (r.message if r.verdict.value != "Accepted" else r.what)[:600])
+    if rep.tests:
+        console.print(t)
+    color = COLORS.get(rep.verdict.value, "yellow")
+    console.print(f"[bold {color}]{rep.verdict.value}[/] {rep.message}  ({rep.passed}/{len(rep.tests)} tests passed"
+                  + (f", speed {rep.speed_ratio:.2f}x reference" if rep.speed_ratio else "") + ")"
+                  + (f"  submission #{sid}" if sid else ""))
+    bad = next((r for r in rep.tests if r.verdict.value != "Accepted"), None)
+    if bad is not None and bad.inputs is not None:
+        console.print(Panel(str(bad.inputs), title=f"input of '{bad.name}'" + ("" if bad.public else " (smallest failing)")))
+    if bad is not None and bad.public and bad.expected is not None:
+        console.print(Panel(f"expected: {bad.expected}\ngot:      {bad.got}", title="outputs"))
+    if bad is not None and bad.mismatch and not bad.public:
+        m = bad.mismatch
+        console.print(f"largest error at index {m.get('index')}: expected {m.get('expected')}, got {m.get('got')}")
+
+
+@app.command()
+def submit(challenge_id: str, file: Annotated[Path, typer.Argument(help="your solution (.py)")],
+           run: Annotated[bool, typer.Option("--run", help="public tests only")] = False, unsafe: Unsafe = False) -> None:
+    """Judge FILE: public tests with --run, public + hidden tests otherwise. Exit 0 only on Accepted."""
+    from torchdojo.judge.sandbox.backend import SandboxUnavailable
+
+    d = _service(unsafe)
+    _get(d, challenge_id)
+    if not file.is_file():
+        console.print(f"No file {file}. Create it with: torchdojo challenge start {challenge_id}")
+        raise typer.Exit(2)
+    try:
+        sid, rep = d.judge.submit(challenge_id, file.read_text(encoding="utf-8"), "run" if run else "submit")
+    except SandboxUnavailable as e:
+        console.print(f"[red]Refusing to judge:[/] {e}")
+        raise typer.Exit(3) from e
+    finally:
+        d.judge.close()
+    print_report(rep, sid)
+    raise typer.Exit(0 if rep.verdict.value == "Accepted" else 1)
+
+
+@app.command()
+def history(challenge_id: Annotated[str | None, typer.Argument()] = None) -> None:
+    """Your stored submissions, newest first."""
+    d = _service(False)
+    t = Table(title="submissions")
+    for c in ("#", "challenge", "mode", "verdict", "when"):
+        t.add_column(c)
+    for r in d.judge.history(challenge_id)[:50]:
+        t.add_row(str(r.id), r.challenge_id, r.mode, r.verdict, f"{r.created_at:%Y-%m-%d %H:%M}")
+    console.print(t)
+
+
+@app.command()
+def rejudge(submission_id: int, unsafe: Unsafe = False) -> None:
+    """Judge a stored submission again from its verbatim code."""
+    d = _service(unsafe)
+    try:
+        sid, rep = d.judge.rejudge(submission_id)
+    except KeyError as e:
+        console.print(f"No submission #{submission_id}. See: torchdojo challenge history")
+        raise typer.Exit(2) from e
+    finally:
+        d.judge.close()
+    print_report(rep, sid)
+
+
+@app.command()
+def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (default: all)")] = None,
+          unsafe: Unsafe = False) -> None:
+    """For authors and CI: every reference must be Accepted by its own hidden tests, and every
+    known-wrong solution must get the verdict its first line expects. Exit 1 otherwise."""
+    from torchdojo.judge.service import JudgeService
+    from torchdojo.settings import Settings
+
+    s = Settings()
+    svc = JudgeService(s.bank_dir / "challenges", None, unsafe_local=unsafe, slots=s.judge_slots)
+    for p in svc.problems:
+        console.print(f"[red]INVALID[/] {p}")
+    chosen = [svc.challenges[i] for i in ids] if ids else list(svc.challenges.values())
+    failures = len(svc.problems)
+    t = Table(title="challenge check")
+    for c in ("challenge", "solution", "expected", "got", "ok"):
+        t.add_column(c)
+    try:
+        for ch in chosen:
+            runs = [("reference", "Accepted", ch.reference_source)] + [
+                (f"wrong/{n}", v.value, code) for n, (v, code) in ch.wrong.items()]
+            if len(ch.wrong) < 2:
+                console.print(f"[red]{ch.id}: needs at least two known-wrong solutions in wrong/[/]")
+                failures += 1
+            for name, want, code in runs:
+                rep = svc.grade(ch.id, code)
+                ok = rep.verdict.value == want
+                failures += not ok
+                t.add_row(ch.id, name, want, rep.verdict.value + ("" if ok else f": {rep.message[:300]}"),
+                          "[green]✔[/]" if ok else "[red]✘[/]")
+    finally:
+        svc.close()
+    console.print(t)
+    console.print(f"{failures} failure(s)")
+    raise typer.Exit(1 if failures else 0)

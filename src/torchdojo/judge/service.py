@@ -1,0 +1,111 @@
+"""The judge as a service both faces call: challenges, grading through one backend, history.
+
+``JudgeService.submit`` grades and persists; ``rejudge`` grades a stored submission again
+from its verbatim code. The backend is created on first use (the isolated fork server by
+default, which needs root; the unsafe local backend only when explicitly requested), so
+creating the service is cheap and imports no torch.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from torchdojo.judge.challenge import Challenge, load_challenges
+from torchdojo.judge.execution import Backend
+from torchdojo.store.models import SubmissionRow
+
+
+class UnknownChallengeError(KeyError):
+    pass
+
+
+class JudgeService:
+    def __init__(self, challenges_dir: Path, sessions: sessionmaker[Session] | None = None,
+                 unsafe_local: bool = False, slots: int = 2) -> None:
+        self.challenges, self.problems = load_challenges(challenges_dir)
+        self.sessions = sessions
+        self.unsafe_local = unsafe_local
+        self.slots = slots
+        self._backend: Backend | None = None
+        self._graders: dict = {}
+        self._lock = threading.Lock()
+
+    @property
+    def backend(self) -> Backend:
+        """The execution backend, started on first use. Raises SandboxUnavailable (fail closed)."""
+        with self._lock:
+            if self._backend is None:
+                if self.unsafe_local:
+                    from torchdojo.judge.execution import LocalUnsafeBackend
+
+                    self._backend = LocalUnsafeBackend()
+                else:
+                    from torchdojo.judge.sandbox.backend import SandboxBackend
+
+                    self._backend = SandboxBackend(slots=self.slots)
+            return self._backend
+
+    def challenge(self, challenge_id: str) -> Challenge:
+        ch = self.challenges.get(challenge_id)
+        if ch is None:
+            raise UnknownChallengeError(challenge_id)
+        return ch
+
+    def grader(self, challenge_id: str):
+        from torchdojo.judge.grade import Grader
+
+        with self._lock:
+            if challenge_id not in self._graders:
+                self._graders[challenge_id] = Grader(self.challenge(challenge_id), None)  # type: ignore[arg-type]
+        g = self._graders[challenge_id]
+        g.backend = self.backend
+        return g
+
+    def grade(self, challenge_id: str, code: str, mode: Literal["run", "submit"] = "submit"):
+        return self.grader(challenge_id).grade(code, mode)
+
+    def submit(self, challenge_id: str, code: str, mode: Literal["run", "submit"] = "submit"):
+        """Grade and store. Returns (submission id or None without a database, report)."""
+        rep = self.grade(challenge_id, code, mode)
+        sid = None
+        if self.sessions is not None:
+            with self.sessions.begin() as s:
+                row = SubmissionRow(challenge_id=challenge_id, mode=mode, code=code, verdict=rep.verdict.value,
+                                    report=json.dumps(rep.to_dict(), default=str), backend=rep.backend,
+                                    created_at=datetime.now(UTC))
+                s.add(row)
+                s.flush()
+                sid = row.id
+        return sid, rep
+
+    def history(self, challenge_id: str | None = None) -> list[SubmissionRow]:
+        if self.sessions is None:
+            return []
+        with self.sessions() as s:
+            q = select(SubmissionRow).order_by(SubmissionRow.id.desc())
+            if challenge_id:
+                q = q.where(SubmissionRow.challenge_id == challenge_id)
+            return list(s.scalars(q))
+
+    def get_submission(self, submission_id: int) -> SubmissionRow | None:
+        if self.sessions is None:
+            return None
+        with self.sessions() as s:
+            return s.get(SubmissionRow, submission_id)
+
+    def rejudge(self, submission_id: int):
+        row = self.get_submission(submission_id)
+        if row is None:
+            raise KeyError(submission_id)
+        return self.submit(row.challenge_id, row.code, row.mode)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        if self._backend is not None and hasattr(self._backend, "close"):
+            self._backend.close()
