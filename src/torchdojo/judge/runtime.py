@@ -13,6 +13,8 @@ the result to file descriptor ``RESULT_FD``.
 
 from __future__ import annotations
 
+import collections
+import errno
 import io
 import os
 import sys
@@ -86,9 +88,13 @@ def _trace_modes():
 
 
 def _user_traceback(exc: BaseException) -> str:
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "solution.py"]
-    lines = traceback.format_list(frames[-5:])
-    return "".join(lines) + f"{type(exc).__name__}: {exc}"
+    """The last 5 frames in the submission, without materialising a deep traceback (a
+    million-frame recursion must not cost more memory or time to report than to run)."""
+    last: collections.deque = collections.deque(maxlen=5)
+    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == "solution.py":
+            last.append(traceback.FrameSummary("solution.py", lineno, frame.f_code.co_name, lookup_line=False))
+    return "".join(traceback.format_list(list(last))) + f"{type(exc).__name__}: {str(exc)[:500]}"
 
 
 def _error(exc: BaseException) -> dict[str, str]:
@@ -96,8 +102,8 @@ def _error(exc: BaseException) -> dict[str, str]:
     msg = str(exc)
     if isinstance(exc, MemoryError) or "can't allocate memory" in msg or "DefaultCPUAllocator" in msg:
         kind = "memory"
-    elif isinstance(exc, OutputLimit):
-        kind = "output"
+    elif isinstance(exc, OutputLimit) or (isinstance(exc, OSError) and exc.errno in (errno.EFBIG, errno.ENOSPC)):
+        kind = "output"  # printed too much, or a file passed RLIMIT_FSIZE / filled the scratch tmpfs
     return {"kind": kind, "type": type(exc).__name__, "message": msg[:2000], "traceback": _user_traceback(exc)[:4000]}
 
 

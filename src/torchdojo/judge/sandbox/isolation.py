@@ -116,7 +116,7 @@ def enter_root(root: str, ro_paths: list[str], scratch_bytes: int, uid: int) -> 
         (r / "dev" / dev).touch()
         mount(f"/dev/{dev}", str(r / "dev" / dev), None, MS_BIND)
     (r / "tmp").mkdir()
-    mount("tmpfs", str(r / "tmp"), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={scratch_bytes},mode=0700,uid={uid},gid={uid}")
+    mount("tmpfs", str(r / "tmp"), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={scratch_bytes},nr_inodes=2048,mode=0700,uid={uid},gid={uid}")
     (r / ".old").mkdir()
     _check(libc.syscall(SYS_pivot_root, root.encode(), str(r / ".old").encode()), "pivot_root")
     os.chdir("/")

@@ -29,6 +29,7 @@ from torchdojo.judge.sandbox.cgroups import SlotCgroup
 
 ISOLATION_FAILED = 121
 BASE_UID = 61000
+CGROUP_HEADROOM = 256 << 20
 
 
 def recv_exact(conn: socket.socket, n: int) -> bytes:
@@ -73,14 +74,26 @@ def run_child(job: bytes, root: str, ro_paths: list[str], slot: int, lim: isolat
         os.close(go_r)
         isolation.isolate(root, ro_paths, BASE_UID + slot, lim)
         code = 1
-        from torchdojo.judge import runtime
+        # PID 1 of a namespace ignores signals it has no handler for (SIGXCPU included), so user
+        # code runs in a worker (PID 2) and PID 1 only reaps: when the worker ends, PID 1 exits
+        # with its status (128 + signal when killed) and the kernel kills whatever is left.
+        worker = os.fork()
+        if worker == 0:
+            from torchdojo.judge import runtime
 
-        data = runtime.execute(job)
-        view = memoryview(data)
-        while view:
-            n = os.write(res_w, view)
-            view = view[n:]
-        code = 0
+            data = runtime.execute(job)
+            view = memoryview(data)
+            while view:
+                n = os.write(res_w, view)
+                view = view[n:]
+            os._exit(0)
+        os.close(res_w)
+        while True:
+            pid, status = os.waitpid(-1, 0)
+            if pid == worker:
+                break
+        code = os.waitstatus_to_exitcode(status)
+        code = 128 + (-code) if code < 0 else code
     except BaseException:  # noqa: BLE001 - report and die; never fall through to the server's loop
         try:
             os.write(2, traceback.format_exc().encode()[-4000:])
@@ -104,7 +117,9 @@ def supervise(conn: socket.socket, root: str, ro_paths: list[str]) -> None:
     out_cap = int(header["output_bytes"])
     cg = SlotCgroup(slot)
     if cg.available:
-        cg.prepare(mem + (64 << 20), lim.processes + 8)  # + headroom for the interpreter's own pages
+        # RLIMIT_AS (VmSize + the job's memory) fails allocations first, cleanly (MemoryError); the
+        # cgroup limit sits higher, for memory RLIMIT_AS does not see (pages copied on write).
+        cg.prepare(mem + CGROUP_HEADROOM, lim.processes + 8)
     go_r, go_w = os.pipe()
     res_r, res_w = os.pipe()
     out_r, out_w = os.pipe()
@@ -140,6 +155,8 @@ def supervise(conn: socket.socket, root: str, ro_paths: list[str]) -> None:
                     "stderr": bytes(bufs["stderr"][-4000:]).decode(errors="replace")}
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
     code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    if code is not None and code > 128:  # PID 1 reports its worker's death by signal as 128 + signal
+        sig, code = code - 128, None
     answer.update(signal=sig, exit_code=code)
     oom = False
     if cg.available:
@@ -150,6 +167,8 @@ def supervise(conn: socket.socket, root: str, ro_paths: list[str]) -> None:
     body = b""
     if code == ISOLATION_FAILED:
         answer.update(status="judge_error", detail="the sandbox could not be set up: " + answer["stderr"][-600:])
+    elif reason == "timeout" and cg.available and answer["peak_memory"] >= 0.95 * (mem + CGROUP_HEADROOM):
+        answer["status"] = "memory"  # stalled reclaiming at its memory limit: the cause is memory, not time
     elif reason == "timeout":
         answer["status"] = "timeout"
     elif reason and reason.startswith("output"):
