@@ -9,7 +9,7 @@ Order (each layer fails closed: any error aborts the job before user code runs):
    package and /usr (for shared libraries), a fresh /proc, /dev/null and a size-limited
    tmpfs scratch at /tmp; ``pivot_root`` into it and detach the old root; the root is then
    remounted read-only;
-3. rlimits: CPU seconds (soft, then hard), address space (relative to the current VmSize,
+3. rlimits: CPU seconds (soft = hard: SIGKILL at the limit), address space (relative to the current VmSize,
    since torch reserves much virtual memory), file size, open files, processes (per uid: one
    uid per slot), core dumps off;
 4. drop to the slot's unprivileged uid/gid with no supplementary groups;
@@ -127,8 +127,10 @@ def enter_root(root: str, ro_paths: list[str], scratch_bytes: int, uid: int) -> 
 
 
 def set_limits(lim: JobLimits) -> None:
+    # soft = hard: the kernel sends SIGKILL at the limit. (PID 1 of a namespace ignores SIGXCPU,
+    # which the kernel would send at a lower soft limit; SIGKILL from the kernel still applies.)
     cpu = max(1, lim.cpu_seconds)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     address_space = vm_size() + lim.memory_bytes
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_bytes, lim.file_bytes))
