@@ -13,5 +13,7 @@ step "bank validate"
 torchdojo bank validate
 step "bank verify"
 torchdojo bank verify
+step "challenge check (every reference Accepted, every known-wrong solution rejected as expected)"
+torchdojo challenge check
 step "pytest"
 pytest -n 2 "$@"

@@ -49,7 +49,7 @@ templates.env.filters["duration"] = _duration
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
-    from torchdojo.web.routes import browse, home, question, review
+    from torchdojo.web.routes import browse, challenges, home, question, review
 
     app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.dojo = dojo or Dojo(settings)
@@ -64,7 +64,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     def healthz() -> dict:
         return {"ok": True, "entries": len(app.state.dojo.bank)}
 
-    for module in (home, browse, question, review):
+    for module in (home, browse, question, review, challenges):
         app.include_router(module.router)
 
     @app.exception_handler(404)

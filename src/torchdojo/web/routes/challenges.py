@@ -1,0 +1,93 @@
+"""Coding challenges: list, the editor page (CodeMirror, Run = public tests, Submit = all
+tests), stored submissions and re-judging. Judging runs in FastAPI's thread pool (sync
+routes), so other pages stay responsive while a job runs."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse
+
+from torchdojo.web.app import templates
+from torchdojo.web.routes.deps import dojo, is_htmx
+
+router = APIRouter()
+MAX_CODE = 100_000
+
+
+def _best(d) -> dict[str, str]:
+    best: dict[str, str] = {}
+    for row in d.judge.history():
+        if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
+            best[row.challenge_id] = row.verdict
+    return best
+
+
+@router.get("/challenges", response_class=HTMLResponse)
+def challenges(request: Request):
+    d = dojo(request)
+    return templates.TemplateResponse(request, "challenges.html",
+                                      {"challenges": list(d.judge.challenges.values()), "best": _best(d)})
+
+
+def _challenge(request: Request, challenge_id: str):
+    ch = dojo(request).judge.challenges.get(challenge_id)
+    if ch is None:
+        raise HTTPException(404, f"There is no challenge with id '{challenge_id}'.")
+    return ch
+
+
+@router.get("/challenges/{challenge_id}", response_class=HTMLResponse)
+def challenge(request: Request, challenge_id: str):
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    history = d.judge.history(ch.id)
+    code = history[0].code if history else ch.starter
+    return templates.TemplateResponse(request, "challenge.html", {"ch": ch, "m": ch.meta, "code": code,
+                                                                  "history": history[:20], "bank": d.bank})
+
+
+@router.post("/challenges/{challenge_id}/judge", response_class=HTMLResponse)
+def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str = Form("run")):
+    from torchdojo.judge.sandbox.backend import SandboxUnavailable
+
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    if mode not in ("run", "submit"):
+        raise HTTPException(422, "mode must be 'run' (public tests) or 'submit' (all tests)")
+    if len(code) > MAX_CODE:
+        raise HTTPException(413, f"The code is {len(code)} characters; the limit is {MAX_CODE}.")
+    try:
+        sid, rep = d.judge.submit(ch.id, code, mode)  # type: ignore[arg-type]
+    except SandboxUnavailable as e:
+        ctx = {"error": f"Refusing to judge: {e}"}
+        return templates.TemplateResponse(request, "partials/report.html", ctx, status_code=503)
+    ctx = {"rep": rep.to_dict(), "sid": sid, "ch": ch}
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/report.html", ctx)
+    return templates.TemplateResponse(request, "submission.html", {**ctx, "code": code})
+
+
+@router.get("/submissions/{submission_id}", response_class=HTMLResponse)
+def submission(request: Request, submission_id: int):
+    d = dojo(request)
+    row = d.judge.get_submission(submission_id)
+    if row is None:
+        raise HTTPException(404, f"There is no submission #{submission_id}.")
+    ch = d.judge.challenges.get(row.challenge_id)
+    return templates.TemplateResponse(request, "submission.html", {"rep": json.loads(row.report), "sid": row.id,
+                                                                    "ch": ch, "code": row.code, "row": row})
+
+
+@router.post("/submissions/{submission_id}/rejudge", response_class=HTMLResponse)
+def rejudge(request: Request, submission_id: int):
+    d = dojo(request)
+    try:
+        sid, rep = d.judge.rejudge(submission_id)
+    except KeyError as e:
+        raise HTTPException(404, f"There is no submission #{submission_id}.") from e
+    row = d.judge.get_submission(sid)
+    return templates.TemplateResponse(request, "submission.html", {"rep": rep.to_dict(), "sid": sid, "code": row.code,
+                                                                    "ch": d.judge.challenges.get(row.challenge_id),
+                                                                    "row": row})

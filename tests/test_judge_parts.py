@@ -1,0 +1,72 @@
+"""The judge's trusted parts: static rules, comparisons, the wire format, challenge loading."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from torchdojo.judge import wire
+from torchdojo.judge.challenge import ChallengeError, Rules, load_challenge
+from torchdojo.judge.compare import compare_outputs
+from torchdojo.judge.rules import SourceError, check_source
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_static_rules_resolve_aliases_and_methods():
+    rules = Rules(banned_calls=["torch.softmax", "torch.nn.functional.softmax", "torch.Tensor.softmax"],
+                  banned_imports=["numpy"], banned_constructs=["for"])
+    src = ("import torch\nimport torch.nn.functional as F\nfrom torch.nn.functional import softmax as sm\n"
+           "import numpy as np\ndef f(x):\n    a = F.softmax(x, -1)\n    b = x.softmax(-1)\n    c = torch.softmax(x, 0)\n"
+           "    d = sm(x)\n    for i in range(3):\n        pass\n    return x.exp() / x.exp().sum()\n")
+    lines = sorted({f.line for f in check_source(src, rules)})
+    assert lines == [3, 4, 6, 7, 8, 9, 10]
+    assert check_source("import torch\ndef f(x):\n    return torch.exp(x) / torch.exp(x).sum()\n", rules) == []
+    with pytest.raises(SourceError) as e:
+        check_source("def f(:\n", rules)
+    assert e.value.line == 1
+
+
+def test_compare_reports_the_largest_error_not_the_whole_tensor():
+    exp = torch.arange(12, dtype=torch.float64).reshape(3, 4)
+    got = exp.clone()
+    got[2, 1] += 0.5
+    got[0, 3] += 0.1
+    m = compare_outputs({"y": exp}, {"y": got})
+    assert m.kind == "value" and m.index == (2, 1) and m.expected == 9.0 and m.got == 9.5
+    assert "Mismatched elements: 2 / 12" in m.message
+    assert compare_outputs({"y": exp}, {"y": exp.float()}).kind == "dtype"
+    assert compare_outputs({"y": exp}, {"y": exp.T}).kind == "shape"
+    nan = exp.clone()
+    nan[1, 1] = math.nan
+    assert compare_outputs({"y": exp}, {"y": nan}).kind == "nonfinite"
+    assert compare_outputs({"y": exp}, {"y": exp + 1e-9}) is None  # within float64 tolerance
+    assert compare_outputs({"n": [1, 2, 3]}, {"n": [1, 2, 4]}).message.startswith("'n'[2] is 4")
+    assert compare_outputs({"y": exp}, {}).kind == "missing"
+
+
+def test_wire_round_trip_and_rejects_forgeries():
+    h, t = wire.decode(wire.encode({"a": [1, 2]}, {"x": torch.ones(2, 3, dtype=torch.bfloat16)}))
+    assert h == {"a": [1, 2]} and t["x"].dtype == torch.bfloat16 and t["x"].shape == (2, 3)
+    for bad in (b"", b"\x00" * 8 + b"x", b"\x00\x00\x00\x00\x00\x00\x00\x02{}" + b"garbage", b"\xff" * 100):
+        with pytest.raises(wire.WireError):
+            wire.decode(bad)
+
+
+def test_challenge_loading_errors_name_the_file(tmp_path):
+    src = ROOT / "bank" / "challenges" / "stable-softmax"
+    dst = tmp_path / "stable-softmax"
+    dst.mkdir()
+    for f in src.iterdir():
+        if f.is_file():
+            (dst / f.name).write_text(f.read_text())
+    assert load_challenge(dst).id == "stable-softmax"
+    (dst / "challenge.yaml").write_text((src / "challenge.yaml").read_text().replace("level: junior", "level: guru"))
+    with pytest.raises(ChallengeError, match=r"challenge.yaml: level: Input should be"):
+        load_challenge(dst)
+    (dst / "harness.py").unlink()
+    with pytest.raises(ChallengeError, match="missing file"):
+        load_challenge(dst)
