@@ -46,7 +46,9 @@ def verify(
     record: Annotated[bool, typer.Option(help="update bank/verified.json with the results")] = True,
 ) -> None:
     """Run every runnable example in its own process; exit 1 on any failure or timeout."""
-    from torchdojo.bank.verify import detect_capabilities, record as write_record, verify as run
+    from torchdojo.bank.verify import detect_capabilities
+    from torchdojo.bank.verify import record as write_record
+    from torchdojo.bank.verify import verify as run
 
     root, b = _load(bank)
     entries = [e for e in b if not only or e.id in only]

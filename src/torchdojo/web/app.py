@@ -6,6 +6,7 @@ shares it with the routes through ``app.state.dojo``. Nothing here imports torch
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -51,7 +52,13 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
     from torchdojo.web.routes import browse, challenges, home, question, review
 
-    app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url=None)
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        if "judge" in app.state.dojo.__dict__:  # started only if someone submitted code
+            app.state.dojo.judge.close()
+
+    app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.dojo = dojo or Dojo(settings)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     css = markdown.pygments_css()

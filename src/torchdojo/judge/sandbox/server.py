@@ -221,6 +221,7 @@ def warm_up() -> None:
 
 def main() -> None:
     path, root = sys.argv[1], sys.argv[2]
+    isolation.libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: die with the app that started us
     preload()
     warm_up()
     ro_paths = isolation.readonly_paths()
