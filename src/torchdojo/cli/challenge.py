@@ -164,10 +164,14 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
 
     s = Settings()
     svc = JudgeService(s.bank_dir / "challenges", None, unsafe_local=unsafe, slots=s.judge_slots)
-    for p in svc.problems:
+    problems = [p for p in svc.problems if not ids or any(f"/{i}" in p for i in ids)]
+    for p in problems:
         console.print(f"[red]INVALID[/] {p}")
-    chosen = [svc.challenges[i] for i in ids] if ids else list(svc.challenges.values())
-    failures = len(svc.problems)
+    missing = [i for i in ids or [] if i not in svc.challenges]
+    if missing and not problems:
+        console.print(f"[red]no such challenge(s): {', '.join(missing)}[/]")
+    chosen = [svc.challenges[i] for i in ids or [] if i in svc.challenges] if ids else list(svc.challenges.values())
+    failures = len(problems) + len(missing)
     t = Table(title="challenge check")
     for c in ("challenge", "solution", "expected", "got", "ok"):
         t.add_column(c)
