@@ -1,0 +1,2 @@
+def run(sol, inputs):
+    return {"label": sol.components(inputs["n"], inputs["edges"])}
