@@ -33,3 +33,26 @@ def make_inputs(seed, t, a=None, scores=None, n=0, tie=False):
         if tie:
             s = (s * 3).floor() / 3
     return {"a": boxes, "b": boxes.flip(0), "scores": s, "threshold": float(t)}
+
+
+def oracle(inputs):
+    """Pairwise IoU and NMS written out loop by loop (slow, obviously right)."""
+    a, b = inputs["a"].tolist(), inputs["b"].tolist()
+
+    def iou(p, q):
+        iw = max(0.0, min(p[2], q[2]) - max(p[0], q[0]))
+        ih = max(0.0, min(p[3], q[3]) - max(p[1], q[1]))
+        inter = iw * ih
+        union = (p[2] - p[0]) * (p[3] - p[1]) + (q[2] - q[0]) * (q[3] - q[1]) - inter
+        return inter / union if union > 0 else 0.0
+
+    m = torch.tensor([[iou(p, q) for q in b] for p in a], dtype=torch.float64).reshape(len(a), len(b))
+    s = inputs["scores"].tolist()
+    order = sorted(range(len(a)), key=lambda i: (-s[i], i))
+    keep, dead = [], set()
+    for i in order:
+        if i in dead:
+            continue
+        keep.append(i)
+        dead |= {j for j in range(len(a)) if iou(a[i], a[j]) > inputs["threshold"]}
+    return {"iou": m, "keep": torch.tensor(keep, dtype=torch.int64)}

@@ -25,3 +25,15 @@ def make_inputs(seed, target, values=None, n=None, hi=100):
 
 def max_numel(inputs):
     return 4 * inputs["x"].numel() + 16
+
+
+def oracle(inputs):
+    x, t = inputs["x"], inputs["target"]
+    if x.numel() > 3000:  # brute force on a sample-free exact path: count values instead
+        vals, counts = torch.unique(x, return_counts=True)
+        c = dict(zip(vals.tolist(), counts.tolist()))
+        pairs = sum(n * c.get(t - v, 0) for v, n in c.items() if v < t - v)
+        pairs += c.get(t // 2, 0) * (c.get(t // 2, 0) - 1) // 2 if t % 2 == 0 else 0
+        return {"pairs": pairs}
+    v = x.tolist()
+    return {"pairs": sum(1 for i in range(len(v)) for j in range(i + 1, len(v)) if v[i] + v[j] == t)}

@@ -29,3 +29,11 @@ def make_inputs(seed, text=None, pattern=None, n=0, m=0, vocab=10, plant=0, coll
         i = int(torch.randint(0, n - m, (1,), generator=g))
         t[i:i + m] = p
     return {"text": t, "pattern": p}
+
+
+def oracle(inputs):
+    t, p = inputs["text"], inputs["pattern"]
+    m = p.numel()
+    if m == 0 or m > t.numel():
+        return {"starts": torch.empty(0, dtype=torch.int64)}
+    return {"starts": (t.unfold(0, m, 1) == p).all(dim=1).nonzero().flatten()}

@@ -28,3 +28,14 @@ def make_inputs(seed, values=None, ops=None, n=0, n_ops=0):
     for k, x, y, z in zip(kinds.tolist(), a, b, v):
         out.append(["u", x, z] if k else ["q", min(x, y), max(x, y)])
     return {"values": vals, "ops": out}
+
+
+def oracle(inputs):
+    v = inputs["values"].clone()
+    out = []
+    for op, a, b in inputs["ops"]:
+        if op == "u":
+            v[a] = b
+        else:
+            out.append(float(v[a:int(b)].sum()))
+    return {"answers": out}

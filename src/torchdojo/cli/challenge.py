@@ -177,8 +177,15 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
         t.add_column(c)
     try:
         for ch in chosen:
+            starter = svc.grade(ch.id, ch.starter)
+            if starter.verdict.value == "Accepted":
+                console.print(f"[red]{ch.id}: the starter code is Accepted: it must not pass[/]")
+                failures += 1
             runs = [("reference", "Accepted", ch.reference_source)] + [
                 (f"wrong/{n}", v.value, code) for n, (v, code) in ch.wrong.items()]
+            for problem in svc.grader(ch.id).oracle_mismatches():
+                console.print(f"[red]{ch.id}: {problem}[/]")
+                failures += 1
             if len(ch.wrong) < 2:
                 console.print(f"[red]{ch.id}: needs at least two known-wrong solutions in wrong/[/]")
                 failures += 1

@@ -121,7 +121,8 @@ class Grader:
     def _judge_case(self, case: Case, inputs: dict, expected: dict, rec: dict, tensors: dict, i: int) -> TestResult:
         tr = TestResult(case.name, case.public, Verdict.ACCEPTED, what=case.what, seconds=rec.get("seconds"))
         if case.public:
-            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(expected), rec.get("stdout", "")[:8000]
+            shown = {k: v for k, v in expected.items() if k not in set(getattr(self.ch.tests, "CHECK_ONLY", ()))}
+            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(shown), rec.get("stdout", "")[:8000]
         if rec.get("status") != "ok":
             err = rec.get("error", {})
             tr.verdict = {"memory": Verdict.MEMORY_LIMIT_EXCEEDED, "output": Verdict.OUTPUT_LIMIT_EXCEEDED}.get(
@@ -143,12 +144,20 @@ class Grader:
             tr.message = (f"created a tensor of shape {rec.get('max_shape')} ({rec['max_numel']} elements); this "
                           f"challenge allows at most {limit(inputs)} elements in any tensor. {rules.why}").strip()
             return tr
-        m = compare_outputs(expected, got, self.ch.meta.tolerance.rtol, self.ch.meta.tolerance.atol)
-        if m is None and hasattr(self.ch.tests, "check"):
-            problem = self.ch.tests.check(inputs, got)
+        # Invariants first: their message ("rows do not sum to 1") teaches more than a value diff.
+        if hasattr(self.ch.tests, "check"):
+            try:
+                problem = self.ch.tests.check(inputs, got)
+            except Exception as e:  # noqa: BLE001 - malformed outputs make the invariant itself fail
+                problem = f"the outputs could not be checked ({type(e).__name__}: {e})"
             if problem:
                 tr.verdict, tr.message = Verdict.WRONG_ANSWER, problem
                 return tr
+        free = set(getattr(self.ch.tests, "CHECK_ONLY", ()))  # random outputs: shape/dtype here, values in check()
+        m = compare_outputs({k: v for k, v in expected.items() if k not in free}, got,
+                            self.ch.meta.tolerance.rtol, self.ch.meta.tolerance.atol)
+        if m is None and free:
+            m = compare_outputs({k: expected[k] for k in free if k in expected}, got, 0.0, float("inf"))
         if m is not None:
             tr.verdict, tr.message, tr.mismatch = Verdict.WRONG_ANSWER, m.message, m.to_dict()
         return tr
@@ -246,6 +255,23 @@ class Grader:
                 rep.message = (f"correct, but {ratio:.1f}x the reference's CPU time on '{self.ch.meta.speed.case}' "
                                f"(allowed: {self.ch.meta.speed.max_ratio:g}x)")
         return rep
+
+    def oracle_mismatches(self) -> list[str]:
+        """Where the reference disagrees with ``tests.oracle(inputs)`` (an independent brute-force
+        or built-in computation), if the challenge has one: the check that the expected values
+        themselves are right. Empty when they agree or there is no oracle."""
+        oracle = getattr(self.ch.tests, "oracle", None)
+        if oracle is None:
+            return []
+        out = []
+        for case in self.ch.tests.cases():
+            inputs, expected = self.inputs_and_expected(case)
+            truth = oracle(_clone(inputs))
+            m = compare_outputs({k: v for k, v in truth.items()}, expected, self.ch.meta.tolerance.rtol,
+                                self.ch.meta.tolerance.atol)
+            if m is not None:
+                out.append(f"case '{case.name}': reference vs oracle: {m.message}")
+        return out
 
     def speed_ratio(self, code: str) -> float | None:
         """CPU time of the submission over the reference's on the speed case, both measured here."""

@@ -46,6 +46,32 @@ class _CappedWriter(io.TextIOBase):
         return self.buf.getvalue()
 
 
+_ALIASES: dict[int, set[str]] | None = None
+
+
+def _aliases() -> dict[int, set[str]]:
+    """id(callable) -> every public dotted name it is reachable under, so a call through
+    ``getattr`` or an alias is recorded under the names a challenge bans (built once, in the
+    fork server's warm-up)."""
+    global _ALIASES
+    if _ALIASES is None:
+        import torch
+        import torch.nn.functional
+
+        found: dict[int, set[str]] = {}
+        for prefix, ns in (("torch", torch), ("torch.nn.functional", torch.nn.functional),
+                           ("torch.special", torch.special), ("torch.linalg", torch.linalg), ("torch.fft", torch.fft),
+                           ("torch.Tensor", torch.Tensor)):
+            for name in dir(ns):
+                if name.startswith("__"):
+                    continue
+                obj = getattr(ns, name, None)
+                if callable(obj):
+                    found.setdefault(id(obj), set()).add(f"{prefix}.{name}")
+        _ALIASES = found
+    return _ALIASES
+
+
 def _trace_modes():
     import torch
     from torch.overrides import TorchFunctionMode
@@ -57,6 +83,7 @@ def _trace_modes():
             self.names: set[str] = set()
 
         def __torch_function__(self, func, types_, args=(), kwargs=None):
+            self.names.update(aliases.get(id(func), ()))
             name = getattr(func, "__name__", repr(func))
             qual = getattr(func, "__qualname__", "")
             if qual.startswith(("TensorBase.", "Tensor.")) or getattr(func, "__objclass__", None) in (
@@ -84,6 +111,7 @@ def _trace_modes():
                     self.max_numel, self.max_shape = t.numel(), list(t.shape)
             return out
 
+    aliases = _aliases()
     return Calls(), Ops()
 
 
