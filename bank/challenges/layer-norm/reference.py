@@ -1,0 +1,14 @@
+import torch
+
+
+def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
+    dims = tuple(range(-len(normalized_shape), 0))
+    mu = x.mean(dim=dims, keepdim=True)
+    xc = x - mu
+    var = xc.pow(2).mean(dim=dims, keepdim=True)  # biased: divide by n, not n - 1
+    y = xc / torch.sqrt(var + eps)
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
