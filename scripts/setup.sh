@@ -34,15 +34,20 @@ if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]] || ! "$VPY" -c 'import tor
   touch "$stamp"
 fi
 
+missing=()
+# The judge's sandbox: libseccomp (seccomp filters) and util-linux's unshare (namespace probe).
+ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || missing+=(libseccomp2)
+command -v unshare >/dev/null || missing+=(util-linux)
 if [[ $want_test == 1 ]]; then
-  missing=()
   command -v chromium >/dev/null || missing+=(chromium)
   command -v tmux >/dev/null || missing+=(tmux)
-  if (( ${#missing[@]} )); then
-    say "installing Debian packages: ${missing[*]}"
-    SUDO=""
-    [[ $(id -u) -ne 0 ]] && SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
+  command -v ps >/dev/null || missing+=(procps)
+  command -v setpriv >/dev/null || missing+=(util-linux)
+fi
+if (( ${#missing[@]} )); then
+  say "installing Debian packages: ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

@@ -156,14 +156,18 @@ def rejudge(submission_id: int, unsafe: Unsafe = False) -> None:
 
 @app.command()
 def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (default: all)")] = None,
-          unsafe: Unsafe = False) -> None:
-    """For authors and CI: every reference must be Accepted by its own hidden tests, and every
-    known-wrong solution must get the verdict its first line expects. Exit 1 otherwise."""
+          unsafe: Unsafe = False,
+          jobs: Annotated[int, typer.Option(help="challenges checked at once (one sandbox slot each)")] = 2) -> None:
+    """For authors and CI: every reference must be Accepted by its own hidden tests and agree with
+    the challenge's oracle, the starter must not pass, and every known-wrong solution must get the
+    verdict its first line expects. Exit 1 otherwise."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from torchdojo.judge.service import JudgeService
     from torchdojo.settings import Settings
 
     s = Settings()
-    svc = JudgeService(s.bank_dir / "challenges", None, unsafe_local=unsafe, slots=s.judge_slots)
+    svc = JudgeService(s.bank_dir / "challenges", None, unsafe_local=unsafe, slots=max(jobs, 1))
     problems = [p for p in svc.problems if not ids or any(f"/{i}" in p for i in ids)]
     for p in problems:
         console.print(f"[red]INVALID[/] {p}")
@@ -171,32 +175,36 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
     if missing and not problems:
         console.print(f"[red]no such challenge(s): {', '.join(missing)}[/]")
     chosen = [svc.challenges[i] for i in ids or [] if i in svc.challenges] if ids else list(svc.challenges.values())
-    failures = len(problems) + len(missing)
+
+    def one(ch) -> tuple[list[tuple[str, str, str, bool, str]], list[str]]:
+        rows, notes = [], []
+        notes += [f"{ch.id}: {m}" for m in svc.grader(ch.id).oracle_mismatches()]
+        if len(ch.wrong) < 2:
+            notes.append(f"{ch.id}: needs at least two known-wrong solutions in wrong/")
+        if svc.grade(ch.id, ch.starter).verdict.value == "Accepted":
+            notes.append(f"{ch.id}: the starter code is Accepted: it must not pass")
+        runs = [("reference", "Accepted", ch.reference_source)] + [
+            (f"wrong/{n}", v.value, code) for n, (v, code) in ch.wrong.items()]
+        for name, want, code in runs:
+            rep = svc.grade(ch.id, code)
+            rows.append((name, want, rep.verdict.value, rep.verdict.value == want, rep.message[:300]))
+        return rows, notes
+
     t = Table(title="challenge check")
     for c in ("challenge", "solution", "expected", "got", "ok"):
         t.add_column(c)
+    failures = len(problems) + len(missing)
     try:
-        for ch in chosen:
-            starter = svc.grade(ch.id, ch.starter)
-            if starter.verdict.value == "Accepted":
-                console.print(f"[red]{ch.id}: the starter code is Accepted: it must not pass[/]")
-                failures += 1
-            runs = [("reference", "Accepted", ch.reference_source)] + [
-                (f"wrong/{n}", v.value, code) for n, (v, code) in ch.wrong.items()]
-            for problem in svc.grader(ch.id).oracle_mismatches():
-                console.print(f"[red]{ch.id}: {problem}[/]")
-                failures += 1
-            if len(ch.wrong) < 2:
-                console.print(f"[red]{ch.id}: needs at least two known-wrong solutions in wrong/[/]")
-                failures += 1
-            for name, want, code in runs:
-                rep = svc.grade(ch.id, code)
-                ok = rep.verdict.value == want
-                failures += not ok
-                t.add_row(ch.id, name, want, rep.verdict.value + ("" if ok else f": {rep.message[:300]}"),
-                          "[green]✔[/]" if ok else "[red]✘[/]")
+        with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
+            for ch, (rows, notes) in zip(chosen, pool.map(one, chosen), strict=True):
+                for note in notes:
+                    console.print(f"[red]{note}[/]")
+                failures += len(notes)
+                for name, want, got, ok, msg in rows:
+                    failures += not ok
+                    t.add_row(ch.id, name, want, got + ("" if ok else f": {msg}"), "[green]✔[/]" if ok else "[red]✘[/]")
     finally:
         svc.close()
     console.print(t)
-    console.print(f"{failures} failure(s)")
+    console.print(f"{len(chosen)} challenge(s), {failures} failure(s)")
     raise typer.Exit(1 if failures else 0)
