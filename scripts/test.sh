@@ -13,6 +13,8 @@ step "bank validate"
 torchdojo bank validate
 step "bank verify"
 torchdojo bank verify
+step "bank coverage (every catalogue question answered)"
+torchdojo bank coverage --catalogue "${TORCHDOJO_CATALOGUE:-../shared/coverage/questions.csv}"
 step "challenge check (every reference Accepted, every known-wrong solution rejected as expected)"
 torchdojo challenge check
 step "pytest"
