@@ -144,7 +144,13 @@ class Grader:
             tr.message = (f"created a tensor of shape {rec.get('max_shape')} ({rec['max_numel']} elements); this "
                           f"challenge allows at most {limit(inputs)} elements in any tensor. {rules.why}").strip()
             return tr
-        # Invariants first: their message ("rows do not sum to 1") teaches more than a value diff.
+        free = set(getattr(self.ch.tests, "CHECK_ONLY", ()))  # random outputs: shape/dtype here, values in check()
+        m = compare_outputs({k: v for k, v in expected.items() if k not in free}, got,
+                            self.ch.meta.tolerance.rtol, self.ch.meta.tolerance.atol)
+        if m is None and free:
+            m = compare_outputs({k: expected[k] for k in free if k in expected}, got, 0.0, float("inf"))
+        # An invariant's message ("rows do not sum to 1") teaches more than a value diff: lead with it,
+        # and keep the largest-error location as well.
         if hasattr(self.ch.tests, "check"):
             try:
                 problem = self.ch.tests.check(inputs, got)
@@ -152,12 +158,8 @@ class Grader:
                 problem = f"the outputs could not be checked ({type(e).__name__}: {e})"
             if problem:
                 tr.verdict, tr.message = Verdict.WRONG_ANSWER, problem
+                tr.mismatch = m.to_dict() if m else None
                 return tr
-        free = set(getattr(self.ch.tests, "CHECK_ONLY", ()))  # random outputs: shape/dtype here, values in check()
-        m = compare_outputs({k: v for k, v in expected.items() if k not in free}, got,
-                            self.ch.meta.tolerance.rtol, self.ch.meta.tolerance.atol)
-        if m is None and free:
-            m = compare_outputs({k: expected[k] for k in free if k in expected}, got, 0.0, float("inf"))
         if m is not None:
             tr.verdict, tr.message, tr.mismatch = Verdict.WRONG_ANSWER, m.message, m.to_dict()
         return tr

@@ -42,6 +42,26 @@ class SlotCgroup:
         self._write(self.mem / "cgroup.procs", pid)
         self._write(self.pids / "cgroup.procs", pid)
 
+    def wait_empty(self, timeout: float = 5.0) -> bool:
+        """Wait until no process is left in the slot (True), killing stragglers after ``timeout``/2."""
+        import os
+        import signal
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pids = [int(p) for p in (self.pids / "cgroup.procs").read_text().split()]
+            if not pids:
+                return True
+            if time.monotonic() > deadline - timeout / 2:
+                for p in pids:
+                    try:
+                        os.kill(p, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+            time.sleep(0.002)
+        return False
+
     def oom_kills(self) -> int:
         for line in (self.mem / "memory.oom_control").read_text().splitlines():
             if line.startswith("oom_kill "):

@@ -136,6 +136,8 @@ def supervise(conn: socket.socket, root: str, ro_paths: list[str]) -> None:
     if reason or alive():
         os.kill(pid, signal.SIGKILL)  # PID 1 of the namespace: the kernel kills all it left behind
     _, status, ru = os.wait4(pid, 0)
+    if cg.available:
+        cg.wait_empty()  # PID 1 is gone; the kernel is killing the rest of its namespace: wait for it
     wall_used = time.monotonic() - t0
     for fd in (res_r, out_r, err_r):
         os.close(fd)
