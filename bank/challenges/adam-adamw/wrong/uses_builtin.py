@@ -1,0 +1,2 @@
+# expect: Rule Violation
+from torch.optim import Adam, AdamW  # noqa: F401

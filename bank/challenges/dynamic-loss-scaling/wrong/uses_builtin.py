@@ -1,0 +1,6 @@
+# expect: Rule Violation
+from functools import partial
+
+import torch
+
+GradScaler = partial(torch.amp.GradScaler, "cpu")

@@ -1,0 +1,26 @@
+# expect: Wrong Answer
+import torch
+
+
+class SGD:
+    def __init__(self, params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0, nesterov=False):
+        self.params = list(params)
+        self.lr, self.momentum, self.dampening = lr, momentum, dampening
+        self.weight_decay, self.nesterov = weight_decay, nesterov
+        self.buffers = [torch.zeros_like(p) for p in self.params]  # zero-initialised buffers
+
+    def zero_grad(self):
+        for p in self.params:
+            p.grad = None
+
+    @torch.no_grad()
+    def step(self):
+        for i, p in enumerate(self.params):
+            if p.grad is None:
+                continue
+            g = p.grad + self.weight_decay * p
+            if self.momentum:
+                buf = self.buffers[i]
+                buf.mul_(self.momentum).add_(g, alpha=1 - self.dampening)  # first step dampened too
+                g = g + self.momentum * buf if self.nesterov else buf
+            p.sub_(self.lr * g)

@@ -1,0 +1,6 @@
+# expect: Rule Violation
+import torch
+
+
+class SGD(torch.optim.SGD):
+    pass
