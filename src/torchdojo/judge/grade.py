@@ -14,6 +14,7 @@ never the expected outputs in full, never their stdout.
 from __future__ import annotations
 
 import copy
+import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -26,6 +27,9 @@ from torchdojo.judge.testing import Case
 from torchdojo.judge.verdicts import Verdict
 
 MAX_SHRINK_RUNS = 8
+# Reference runs happen in this (trusted) process, possibly from several threads (the web app,
+# `challenge check --jobs`). Harnesses may seed torch's global RNG, so runs must not interleave.
+_TRUSTED_LOCK = threading.RLock()
 
 
 @dataclass
@@ -103,11 +107,13 @@ class Grader:
     # -- trusted side ---------------------------------------------------------------------
     def inputs_and_expected(self, case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
         key = (case.name, repr(sorted(case.params.items())), case.seed)
-        if key not in self._expected:
-            inputs = self.ch.tests.make_inputs(**case.params, seed=case.seed)
-            expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
-            self._expected[key] = (inputs, {k: (v.detach() if hasattr(v, "detach") else v) for k, v in expected.items()})
-        return self._expected[key]
+        with _TRUSTED_LOCK:
+            if key not in self._expected:
+                inputs = self.ch.tests.make_inputs(**case.params, seed=case.seed)
+                expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
+                self._expected[key] = (inputs, {k: (v.detach() if hasattr(v, "detach") else v)
+                                                for k, v in expected.items()})
+            return self._expected[key]
 
     def _job(self, code: str, cases: list[tuple[Case, dict[str, Any]]], trace: bool = True, repeat: int = 1) -> bytes:
         header: dict[str, Any] = {"code": code, "harness": self.ch.harness_source, "trace": trace, "cases": []}
@@ -153,7 +159,8 @@ class Grader:
         # and keep the largest-error location as well.
         if hasattr(self.ch.tests, "check"):
             try:
-                problem = self.ch.tests.check(inputs, got)
+                with _TRUSTED_LOCK:
+                    problem = self.ch.tests.check(inputs, got)
             except Exception as e:  # noqa: BLE001 - malformed outputs make the invariant itself fail
                 problem = f"the outputs could not be checked ({type(e).__name__}: {e})"
             if problem:
@@ -217,7 +224,8 @@ class Grader:
     def grade(self, code: str, mode: Literal["run", "submit"] = "submit") -> Report:
         rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
         try:
-            findings = check_source(code, self.ch.meta.rules)
+            with _TRUSTED_LOCK:  # CPython 3.11's ast.parse is not safe to run from two threads at once
+                findings = check_source(code, self.ch.meta.rules)
         except SourceError as e:
             rep.verdict, rep.message = Verdict.COMPILATION_ERROR, f"line {e.line}: {e.message}"
             return rep
@@ -250,9 +258,13 @@ class Grader:
                 rep.message += f"; smallest failing input found: {small.params}"
             return rep
         if mode == "submit" and self.ch.meta.speed:
-            ratio = self.speed_ratio(code)
+            try:
+                ratio = self.speed_ratio(code)
+            except _SpeedRunFailed as e:
+                rep.verdict, rep.message = e.verdict, e.message
+                return rep
             rep.speed_ratio = ratio
-            if ratio is not None and ratio > self.ch.meta.speed.max_ratio:
+            if ratio > self.ch.meta.speed.max_ratio:
                 rep.verdict = Verdict.TIME_LIMIT_EXCEEDED
                 rep.message = (f"correct, but {ratio:.1f}x the reference's CPU time on '{self.ch.meta.speed.case}' "
                                f"(allowed: {self.ch.meta.speed.max_ratio:g}x)")
@@ -268,24 +280,38 @@ class Grader:
         out = []
         for case in self.ch.tests.cases():
             inputs, expected = self.inputs_and_expected(case)
-            truth = oracle(_clone(inputs))
+            with _TRUSTED_LOCK:
+                truth = oracle(_clone(inputs))
             m = compare_outputs({k: v for k, v in truth.items()}, expected, self.ch.meta.tolerance.rtol,
                                 self.ch.meta.tolerance.atol)
             if m is not None:
                 out.append(f"case '{case.name}': reference vs oracle: {m.message}")
         return out
 
-    def speed_ratio(self, code: str) -> float | None:
-        """CPU time of the submission over the reference's on the speed case, both measured here."""
+    def speed_ratio(self, code: str) -> float:
+        """CPU time of the submission over the reference's on the speed case, both measured here.
+
+        Raises :class:`_SpeedRunFailed` when a timing run does not finish cleanly: the
+        submission's → Time Limit Exceeded (or its own verdict), the reference's → Judge Error."""
         sp = self.ch.meta.speed
         case = next(c for c in self.ch.tests.cases() if c.name == sp.case)
         inputs, _ = self.inputs_and_expected(case)
         ref = self.backend.execute(self._job(self.ch.reference_source, [(case, inputs)], trace=False, repeat=sp.repeat),
                                    self.ch.meta.limits)
         sub = self.backend.execute(self._job(code, [(case, inputs)], trace=False, repeat=sp.repeat), self.ch.meta.limits)
-        if ref.status != "ok" or sub.status != "ok":
-            return None
+        if ref.status != "ok":
+            raise _SpeedRunFailed(Verdict.JUDGE_ERROR, f"the reference's timing run failed ({ref.status}: {ref.detail}); "
+                                                       "this is not your fault")
+        if sub.status != "ok":
+            verdict, msg = _job_verdict(sub, self.ch.meta.limits)
+            raise _SpeedRunFailed(verdict, f"timing run on '{sp.case}': {msg}")
         return sub.cpu_seconds / max(ref.cpu_seconds, 1e-6)
+
+
+class _SpeedRunFailed(Exception):
+    def __init__(self, verdict: Verdict, message: str) -> None:
+        super().__init__(message)
+        self.verdict, self.message = verdict, message
 
 
 def _job_verdict(res: ExecResult, limits) -> tuple[Verdict, str]:

@@ -119,10 +119,15 @@ def _user_traceback(exc: BaseException) -> str:
     """The last 5 frames in the submission, without materialising a deep traceback (a
     million-frame recursion must not cost more memory or time to report than to run)."""
     last: collections.deque = collections.deque(maxlen=5)
+    innermost = None
     for frame, lineno in traceback.walk_tb(exc.__traceback__):
-        if frame.f_code.co_filename == "solution.py":
+        innermost = frame.f_code.co_filename
+        if innermost == "solution.py":
             last.append(traceback.FrameSummary("solution.py", lineno, frame.f_code.co_name, lookup_line=False))
-    return "".join(traceback.format_list(list(last))) + f"{type(exc).__name__}: {str(exc)[:500]}"
+    where = ""
+    if innermost == "harness.py":
+        where = "(raised in the judge's harness while it checked what your code returned or did)\n"
+    return where + "".join(traceback.format_list(list(last))) + f"{type(exc).__name__}: {str(exc)[:500]}"
 
 
 def _error(exc: BaseException) -> dict[str, str]:

@@ -67,6 +67,9 @@ class SandboxBackend:
             err = self.proc.stderr.read() if self.proc.poll() is not None else ""
             self.close()
             raise SandboxUnavailable(f"the judge's fork server did not start: {line!r} {err[-1500:]}")
+        info, _ = self._call({"op": "ping"}, timeout=30)
+        self.uid_base: int = info["uid_base"]  # slot s runs as uid_base + s
+        self.cgroup: str = info["cgroup"]
 
     def _readline(self, timeout: float) -> str:
         out: list[str] = []
@@ -111,10 +114,18 @@ class SandboxBackend:
                          detail=ans.get("detail", ""))
         return res
 
+    @property
+    def uids(self) -> list[int]:
+        return [self.uid_base + s for s in range(self.slots)]
+
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        if getattr(self, "cgroup", None):
+            from torchdojo.judge.sandbox.cgroups import remove_server_cgroups
+
+            remove_server_cgroups(self.cgroup)
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> SandboxBackend:

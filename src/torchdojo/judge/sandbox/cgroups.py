@@ -14,10 +14,30 @@ from pathlib import Path
 BASE = Path("/sys/fs/cgroup")
 
 
+def cgroup_name(server_pid: int) -> str:
+    """Per-server cgroup folder: servers running side by side never touch each other's jobs."""
+    return f"torchdojo/server{server_pid}"
+
+
+def remove_server_cgroups(name: str, base: Path = BASE) -> None:
+    """Remove a stopped server's (empty) cgroup folders; best effort."""
+    for ctrl in ("memory", "pids"):
+        root = base / ctrl / name
+        for d in sorted(root.glob("slot*"), reverse=True) if root.is_dir() else []:
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        try:
+            root.rmdir()
+        except OSError:
+            pass
+
+
 class SlotCgroup:
-    def __init__(self, slot: int, base: Path = BASE) -> None:
-        self.mem = base / "memory" / "torchdojo" / f"slot{slot}"
-        self.pids = base / "pids" / "torchdojo" / f"slot{slot}"
+    def __init__(self, slot: int, name: str, base: Path = BASE) -> None:
+        self.mem = base / "memory" / name / f"slot{slot}"
+        self.pids = base / "pids" / name / f"slot{slot}"
         try:
             self.mem.mkdir(parents=True, exist_ok=True)
             self.pids.mkdir(parents=True, exist_ok=True)

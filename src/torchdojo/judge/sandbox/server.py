@@ -25,10 +25,18 @@ import traceback
 
 from torchdojo.judge.execution import read_capped
 from torchdojo.judge.sandbox import isolation
-from torchdojo.judge.sandbox.cgroups import SlotCgroup
+from torchdojo.judge.sandbox.cgroups import SlotCgroup, cgroup_name
+
+SERVER_PID = os.getpid()  # set again in main(); children inherit it
 
 ISOLATION_FAILED = 121
-BASE_UID = 61000
+SLOTS_MAX = 32
+
+
+def uid_base(server_pid: int) -> int:
+    """First uid of this server's slots. Several servers may run on one machine (tests, CI, two
+    apps): each gets its own uid range (RLIMIT_NPROC counts per uid) and its own cgroups."""
+    return 200_000 + (server_pid % 100_000) * SLOTS_MAX
 CGROUP_HEADROOM = 256 << 20
 
 
@@ -72,7 +80,7 @@ def run_child(job: bytes, root: str, ro_paths: list[str], slot: int, lim: isolat
         if os.read(go_r, 1) != b"1":
             os._exit(ISOLATION_FAILED)
         os.close(go_r)
-        isolation.isolate(root, ro_paths, BASE_UID + slot, lim)
+        isolation.isolate(root, ro_paths, uid_base(SERVER_PID) + slot, lim)
         code = 1
         from torchdojo.judge import runtime
 
@@ -96,14 +104,15 @@ def supervise(conn: socket.socket, root: str, ro_paths: list[str]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     header, job = recv_frame(conn)
     if header.get("op") == "ping":
-        send_frame(conn, {"ok": True, "pid": os.getppid()})
+        send_frame(conn, {"ok": True, "pid": SERVER_PID, "uid_base": uid_base(SERVER_PID),
+                          "cgroup": cgroup_name(SERVER_PID)})
         return
     slot = int(header["slot"])
     mem = int(header["memory_bytes"])
     lim = isolation.JobLimits(cpu_seconds=int(header["cpu_seconds"] + 0.999), memory_bytes=mem)
     wall = float(header["wall_seconds"])
     out_cap = int(header["output_bytes"])
-    cg = SlotCgroup(slot)
+    cg = SlotCgroup(slot, cgroup_name(SERVER_PID))
     if cg.available:
         # RLIMIT_AS (VmSize + the job's memory) fails allocations first, cleanly (MemoryError); the
         # cgroup limit sits higher, for memory RLIMIT_AS does not see (pages copied on write).
@@ -223,6 +232,8 @@ def warm_up() -> None:
 
 
 def main() -> None:
+    global SERVER_PID
+    SERVER_PID = os.getpid()
     path, root = sys.argv[1], sys.argv[2]
     isolation.libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: die with the app that started us
     preload()
