@@ -43,4 +43,6 @@ def check(inputs, got):
     if got["final_eval_a"] != got["final_eval_b"]:
         return ("evaluate() returned different results for two identical calls on the same model "
                 f"({got['final_eval_a']} vs {got['final_eval_b']}): validation must be deterministic")
+    if got["model_changed_by_evaluate"]:
+        return "evaluate() changed the model's state (parameters or BatchNorm buffers): validation must not"
     return None

@@ -1,0 +1,28 @@
+# expect: Wrong Answer
+import torch
+
+
+def beam_search(log_start, log_trans, eos, beam_size, max_len, alpha=0.0, n_best=None):
+    V = log_start.numel()
+    n_best = beam_size if n_best is None else n_best
+    p_start, p_trans = log_start.exp(), log_trans.exp()
+    score, tok = torch.topk(p_start, min(beam_size, V))  # score = sum of the step probabilities
+    seqs = [[t] for t in tok.tolist()]
+    done = tok == eos
+    for _ in range(max_len - 1):
+        if bool(done.all()):
+            break
+        last = torch.tensor([s[-1] for s in seqs])
+        grow = (score[:, None] + p_trans[last]).masked_fill(done[:, None], float("-inf"))
+        keep = torch.where(done, score, torch.full_like(score, float("-inf")))[:, None]
+        cand = torch.cat([grow, keep], dim=1).flatten()
+        n_valid = int((~done).sum()) * V + int(done.sum())
+        score, idx = torch.topk(cand, min(beam_size, n_valid))
+        rows, cols = (idx // (V + 1)).tolist(), (idx % (V + 1)).tolist()
+        seqs = [seqs[r] if c == V else seqs[r] + [c] for r, c in zip(rows, cols)]
+        done = torch.tensor([c == V or c == eos for c in cols])
+    lengths = torch.tensor([len(s) for s in seqs], dtype=score.dtype)
+    lp = score.log()
+    scores = lp / lengths ** alpha
+    order = torch.argsort(scores, descending=True, stable=True)[:n_best].tolist()
+    return [seqs[i] for i in order], scores[order], lp[order]

@@ -1,0 +1,29 @@
+import torch
+import torch.nn.functional as F
+
+
+def predict(model, x):
+    """x: (batch, time, features) -> class logits (batch, classes), from the last hidden state."""
+    cell, head = model["cell"], model["head"]
+    h = torch.zeros(x.shape[0], cell.hidden_size)
+    for t in range(x.shape[1]):
+        h = cell(x[:, t], h)
+    return head(h)
+
+
+def weighted_loss(logits, y, class_weights):
+    """Cross-entropy with per-class weights (a list of floats from the config)."""
+    weight = torch.tensor(class_weights)
+    return F.cross_entropy(logits, y, weight=weight)
+
+
+def train(model, batches, lr, class_weights):
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = weighted_loss(predict(model, x), y, class_weights)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses

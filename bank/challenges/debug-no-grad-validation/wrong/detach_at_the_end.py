@@ -1,0 +1,17 @@
+# expect: Wrong Answer
+import torch
+import torch.nn.functional as F
+
+
+def evaluate(model, batches):
+    model.eval()
+    total_loss, correct, n = 0.0, 0, 0
+    all_probs = []
+    for x, y in batches:
+        logits = model(x)  # still records a graph and saves activations for a backward that never comes
+        probs = torch.softmax(logits, dim=1)
+        total_loss += F.cross_entropy(logits, y, reduction="sum").item()
+        correct += (probs.argmax(dim=1) == y).sum().item()
+        n += y.numel()
+        all_probs.append(probs.detach())
+    return {"loss": total_loss / n, "accuracy": correct / n, "probs": torch.cat(all_probs)}

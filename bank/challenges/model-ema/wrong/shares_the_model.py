@@ -1,0 +1,21 @@
+# expect: Wrong Answer
+import torch
+
+
+class ModelEMA:
+    def __init__(self, model, decay=0.999):
+        self.module = model  # not a copy: the "average" is the live model itself
+        self.decay = decay
+        self.num_updates = 0
+
+    @torch.no_grad()
+    def update(self, model):
+        n = self.num_updates
+        d = min(self.decay, (1 + n) / (10 + n))
+        self.num_updates += 1
+        current = model.state_dict()
+        for name, avg in self.module.state_dict().items():
+            if avg.is_floating_point():
+                avg.mul_(d).add_(current[name], alpha=1 - d)
+            else:
+                avg.copy_(current[name])
