@@ -138,7 +138,7 @@ class LocalUnsafeBackend:
             res.status = "timeout"
         elif reason and reason.startswith("output"):
             res.status, res.detail = "output", f"the program wrote more than {limits.output_kb} KiB to {reason[7:]}"
-        elif res.signal in (signal.SIGXCPU, signal.SIGKILL) and res.cpu_seconds >= limits.cpu_seconds:
+        elif res.signal in (signal.SIGXCPU, signal.SIGKILL) and res.cpu_seconds >= 0.9 * limits.cpu_seconds:
             res.status = "timeout"
         elif res.signal == signal.SIGXFSZ:
             res.status, res.detail = "output", "a file passed the size limit"
