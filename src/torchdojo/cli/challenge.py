@@ -110,22 +110,28 @@ def print_report(rep, sid=None) -> None:
 def submit(challenge_id: str, file: Annotated[Path, typer.Argument(help="your solution (.py)")],
            run: Annotated[bool, typer.Option("--run", help="public tests only")] = False, unsafe: Unsafe = False) -> None:
     """Judge FILE: public tests with --run, public + hidden tests otherwise. Exit 0 only on Accepted."""
-    from torchdojo.judge.sandbox.backend import SandboxUnavailable
-
     d = _service(unsafe)
     _get(d, challenge_id)
     if not file.is_file():
         console.print(f"No file {file}. Create it with: torchdojo challenge start {challenge_id}")
         raise typer.Exit(2)
+    code = file.read_text(encoding="utf-8")
+    sid, rep = _judge_or_refuse(d, lambda: d.judge.submit(challenge_id, code, "run" if run else "submit"))
+    print_report(rep, sid)
+    raise typer.Exit(0 if rep.verdict.value == "Accepted" else 1)
+
+
+def _judge_or_refuse(d, call):
+    """Run a judging call; where the sandbox cannot run, say so and exit 3 (fail closed)."""
+    from torchdojo.judge.sandbox.backend import SandboxUnavailable
+
     try:
-        sid, rep = d.judge.submit(challenge_id, file.read_text(encoding="utf-8"), "run" if run else "submit")
+        return call()
     except SandboxUnavailable as e:
         console.print(f"[red]Refusing to judge:[/] {e}")
         raise typer.Exit(3) from e
     finally:
         d.judge.close()
-    print_report(rep, sid)
-    raise typer.Exit(0 if rep.verdict.value == "Accepted" else 1)
 
 
 @app.command()
@@ -144,13 +150,10 @@ def history(challenge_id: Annotated[str | None, typer.Argument()] = None) -> Non
 def rejudge(submission_id: int, unsafe: Unsafe = False) -> None:
     """Judge a stored submission again from its verbatim code."""
     d = _service(unsafe)
-    try:
-        sid, rep = d.judge.rejudge(submission_id)
-    except KeyError as e:
+    if d.judge.get_submission(submission_id) is None:
         console.print(f"No submission #{submission_id}. See: torchdojo challenge history")
-        raise typer.Exit(2) from e
-    finally:
-        d.judge.close()
+        raise typer.Exit(2)
+    sid, rep = _judge_or_refuse(d, lambda: d.judge.rejudge(submission_id))
     print_report(rep, sid)
 
 

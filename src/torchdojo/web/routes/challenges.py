@@ -82,11 +82,16 @@ def submission(request: Request, submission_id: int):
 
 @router.post("/submissions/{submission_id}/rejudge", response_class=HTMLResponse)
 def rejudge(request: Request, submission_id: int):
+    from torchdojo.judge.sandbox.backend import SandboxUnavailable
+
     d = dojo(request)
+    if d.judge.get_submission(submission_id) is None:
+        raise HTTPException(404, f"There is no submission #{submission_id}.")
     try:
         sid, rep = d.judge.rejudge(submission_id)
-    except KeyError as e:
-        raise HTTPException(404, f"There is no submission #{submission_id}.") from e
+    except SandboxUnavailable as e:
+        return templates.TemplateResponse(request, "partials/report.html", {"error": f"Refusing to judge: {e}"},
+                                          status_code=503)
     row = d.judge.get_submission(sid)
     return templates.TemplateResponse(request, "submission.html", {"rep": rep.to_dict(), "sid": sid, "code": row.code,
                                                                     "ch": d.judge.challenges.get(row.challenge_id),
