@@ -104,19 +104,21 @@ def enter_root(root: str, ro_paths: list[str], scratch_bytes: int, uid: int) -> 
     mount("none", "/", None, MS_REC | MS_PRIVATE)
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     r = Path(root)
+    # The scratch first: read-only paths may live under /tmp (a checkout in /tmp), and their
+    # binds must then sit inside the scratch, not under a tmpfs mounted over them afterwards.
+    (r / "tmp").mkdir()
+    mount("tmpfs", str(r / "tmp"), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={scratch_bytes},nr_inodes=2048,mode=0700,uid={uid},gid={uid}")
     for p in ro_paths:
         bind_ro(p, r / p.lstrip("/"))
     for link, target in (("lib", "usr/lib"), ("lib64", "usr/lib64"), ("bin", "usr/bin")):
-        if os.path.exists(f"/{link}"):
+        if os.path.exists(f"/{link}") and not (r / link).exists():
             (r / link).symlink_to(target)
-    (r / "proc").mkdir()
+    (r / "proc").mkdir(exist_ok=True)
     mount("proc", str(r / "proc"), "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    (r / "dev").mkdir()
+    (r / "dev").mkdir(exist_ok=True)
     for dev in ("null", "zero", "urandom"):
         (r / "dev" / dev).touch()
         mount(f"/dev/{dev}", str(r / "dev" / dev), None, MS_BIND)
-    (r / "tmp").mkdir()
-    mount("tmpfs", str(r / "tmp"), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={scratch_bytes},nr_inodes=2048,mode=0700,uid={uid},gid={uid}")
     (r / ".old").mkdir()
     _check(libc.syscall(SYS_pivot_root, root.encode(), str(r / ".old").encode()), "pivot_root")
     os.chdir("/")
