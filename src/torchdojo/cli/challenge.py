@@ -40,10 +40,7 @@ def _get(d, challenge_id: str):
 def list_(level: Annotated[str | None, typer.Option()] = None, topic: Annotated[str | None, typer.Option()] = None) -> None:
     """All challenges with your best verdict so far."""
     d = _service(False)
-    best = {}
-    for row in d.judge.history():
-        if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
-            best[row.challenge_id] = row.verdict
+    best = d.judge.best_verdicts()
     t = Table(title=f"{len(d.judge.challenges)} challenges")
     for c in ("id", "title", "level", "kind", "best"):
         t.add_column(c)

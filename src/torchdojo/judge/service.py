@@ -94,6 +94,14 @@ class JudgeService:
                 q = q.where(SubmissionRow.challenge_id == challenge_id)
             return list(s.scalars(q))
 
+    def best_verdicts(self) -> dict[str, str]:
+        """Per challenge, Accepted if any full submission was accepted, else the latest verdict."""
+        best: dict[str, str] = {}
+        for row in self.history():  # newest first
+            if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
+                best[row.challenge_id] = row.verdict
+        return best
+
     def get_submission(self, submission_id: int) -> SubmissionRow | None:
         if self.sessions is None:
             return None

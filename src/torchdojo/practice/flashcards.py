@@ -133,6 +133,20 @@ class Flashcards:
         new = [e.id for e in sorted(self.bank, key=_learning_order) if e.id not in rows and filters.match(e)][:room]
         return (ids + new)[:limit]
 
+    def reviews_since(self, since: datetime) -> int:
+        """Number of reviews recorded at or after ``since`` (one COUNT query)."""
+        with self.sessions() as s:
+            return s.scalar(select(func.count()).select_from(ReviewLogRow).where(ReviewLogRow.reviewed_at >= since)) or 0
+
+    def due_split(self, filters: Filters = Filters(), now: datetime | None = None) -> tuple[int, int]:
+        """(review cards due now, new cards available now) — the two parts of :meth:`queue`."""
+        now = now or datetime.now(UTC)
+        queue = self.queue(filters, now, limit=len(self.bank) + 1)
+        with self.sessions() as s:
+            known = set(s.scalars(select(CardRow.question_id)))
+        due = sum(1 for i in queue if i in known)
+        return due, len(queue) - due
+
     def progress(self, now: datetime | None = None, filters: Filters = Filters()) -> list[TopicProgress]:
         """Due / new / learned counts for every topic that has entries (an entry counts once per topic)."""
         now = now or datetime.now(UTC)

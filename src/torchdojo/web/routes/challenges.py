@@ -16,19 +16,11 @@ router = APIRouter()
 MAX_CODE = 100_000
 
 
-def _best(d) -> dict[str, str]:
-    best: dict[str, str] = {}
-    for row in d.judge.history():
-        if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
-            best[row.challenge_id] = row.verdict
-    return best
-
-
 @router.get("/challenges", response_class=HTMLResponse)
 def challenges(request: Request):
     d = dojo(request)
     return templates.TemplateResponse(request, "challenges.html",
-                                      {"challenges": list(d.judge.challenges.values()), "best": _best(d)})
+                                      {"challenges": list(d.judge.challenges.values()), "best": d.judge.best_verdicts()})
 
 
 def _challenge(request: Request, challenge_id: str):

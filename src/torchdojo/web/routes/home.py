@@ -15,12 +15,12 @@ router = APIRouter()
 def home(request: Request):
     d = dojo(request)
     progress = d.flashcards.progress()
-    queue = d.flashcards.queue(limit=10_000)
+    due_reviews, new = d.flashcards.due_split()
     verified = sum(1 for e in d.bank if (v := d.verification(e)) and v.current)
     ctx = {
         "progress": progress,
-        "due_now": len(queue),
-        "due_reviews": sum(1 for i in queue if not d.flashcards.status(i).is_new) if queue else 0,
+        "due_now": due_reviews + new,
+        "due_reviews": due_reviews,
         "entries": len(d.bank),
         "verified": verified,
         "levels": {lv: sum(1 for e in d.bank if e.meta.level == lv) for lv in ("junior", "mid", "senior")},

@@ -42,8 +42,7 @@ def _card_ctx(request: Request, f: Filters, reveal: bool, entry_id: str | None =
 def _reviewed_today(d) -> int:
     from datetime import UTC, datetime
 
-    start = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    return sum(1 for r in d.flashcards.history() if r.reviewed_at >= start)
+    return d.flashcards.reviews_since(datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0))
 
 
 @router.get("/review", response_class=HTMLResponse)
