@@ -50,6 +50,29 @@ class Dojo:
         return JudgeService(self.settings.bank_dir / "challenges", self.sessions,
                             unsafe_local=self.settings.unsafe_local_judge, slots=self.settings.judge_slots)
 
+    @cached_property
+    def challenges(self) -> dict:
+        """Coding challenges by id (metadata and statements only; no torch import)."""
+        return self.judge.challenges
+
+    @cached_property
+    def mocks(self):
+        """Mock interviews (:class:`torchdojo.practice.mock.MockInterviews`); coding items go to the judge."""
+        from torchdojo.practice.mock import MockInterviews
+
+        return MockInterviews(self.sessions, self.bank, self.flashcards, self.challenges, self.judge)
+
+    @cached_property
+    def grader(self):
+        """The free-text answer grader the settings choose (see :mod:`torchdojo.grading`).
+
+        The embedding grader loads its model on first use (seconds; imports torch). Faces that
+        must stay responsive use :class:`torchdojo.grading.worker.GraderProcess` instead.
+        """
+        from torchdojo.grading import make_grader
+
+        return make_grader(self.settings)
+
     def verification(self, entry: Entry) -> Verification | None:
         """The PyTorch version the entry's examples last passed on (from ``bank/verified.json``)."""
         rec = self._record.get(entry.id)

@@ -6,6 +6,7 @@ No global mutable state: callers build a :class:`Settings` (or receive one) and 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from platformdirs import user_data_path
 from pydantic import Field
@@ -38,5 +39,14 @@ class Settings(BaseSettings):
     unsafe_local_judge: bool = False
     #: Concurrent judge jobs (each slot has its own uid and cgroup).
     judge_slots: int = Field(default=2, ge=1, le=32)
+    #: Free-text answer grader: ``embedding`` (offline, MiniLM + rubric) or ``llm`` (an
+    #: OpenAI-compatible endpoint; when it fails the feedback says so, it never falls back).
+    grader: Literal["embedding", "llm"] = "embedding"
+    #: OpenAI-compatible endpoint for the LLM judge, e.g. ``http://localhost:11434/v1``.
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: str | None = None
+    #: Seconds to wait for the LLM endpoint per answer.
+    llm_timeout: float = Field(default=60.0, gt=0, le=600)
     host: str = "127.0.0.1"
     port: int = 8000

@@ -135,6 +135,10 @@ class FrontMatter(_Strict):
         if self.type == "behavioral" and self.behavioral_rubric is None:
             raise ValueError("type behavioral needs a behavioral_rubric (demonstrates, star_outline, red_flags)")
         kp_ids = {k.id for k in self.key_points}
+        too_long = [k for k in kp_ids if len(self.id) + 1 + len(k) > 80]
+        if too_long:
+            raise ValueError(f"key point ids {sorted(too_long)} too long: '<entry id>#<key point id>' is a flashcard id "
+                             "and must fit in 80 characters")
         for f in self.follow_ups:
             bad = [p for p in f.probes if p not in kp_ids]
             if bad:

@@ -1,7 +1,10 @@
 """Flashcards over the bank, scheduled with FSRS (the ``fsrs`` package).
 
 Each bank entry is one card (front: the question; back: short answer, key points, full
-answer). A card has no row until it is first reviewed: until then it is *new*. The review
+answer). A card has no row until it is first reviewed: until then it is *new*.
+A *key-point card* (id ``<entry-id>#<key-point-id>``, see :func:`split_card_id`) asks for one
+key point of an entry; it is created when a mock interview finds that point missed
+(:meth:`Flashcards.add_key_point_cards`) and is due at once. The review
 queue shows due cards first (earliest due first), then new cards topic by topic (taxonomy order), junior first, at most
 ``new_per_day`` new cards a (UTC) day. Ratings are FSRS's: Again 1, Hard 2, Good 3, Easy 4.
 Every review is saved in one transaction (card state + review log) before the next card is
@@ -29,7 +32,20 @@ RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good"
 
 
 class UnknownEntryError(KeyError):
-    """A review named an entry id the bank does not have."""
+    """A review named an entry id (or key-point card id) the bank does not have."""
+
+
+KP_SEP = "#"
+
+
+def split_card_id(card_id: str) -> tuple[str, str | None]:
+    """``"entry"`` → ("entry", None); ``"entry#key-point"`` → ("entry", "key-point")."""
+    entry_id, sep, kp = card_id.partition(KP_SEP)
+    return entry_id, (kp if sep else None)
+
+
+def key_point_card_id(entry_id: str, key_point_id: str) -> str:
+    return f"{entry_id}{KP_SEP}{key_point_id}"
 
 
 @dataclass(frozen=True)
@@ -100,6 +116,27 @@ class Flashcards:
         # Fuzzing off: intervals are reproducible, and a review's outcome can be explained.
         self.scheduler = Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
 
+    # -- cards ---------------------------------------------------------------------------
+    def card(self, card_id: str):
+        """(entry, key point or None) for a card id; raises :class:`UnknownEntryError`."""
+        entry_id, kp_id = split_card_id(card_id)
+        entry = self.bank.get(entry_id)
+        if entry is None:
+            raise UnknownEntryError(card_id)
+        if kp_id is None:
+            return entry, None
+        kp = next((k for k in entry.meta.key_points if k.id == kp_id), None)
+        if kp is None:
+            raise UnknownEntryError(card_id)
+        return entry, kp
+
+    def _known(self, card_id: str) -> bool:
+        try:
+            self.card(card_id)
+            return True
+        except UnknownEntryError:
+            return False
+
     # -- reading -------------------------------------------------------------------------
     def _rows(self, s: Session) -> dict[str, CardRow]:
         return {r.question_id: r for r in s.scalars(select(CardRow))}
@@ -107,7 +144,8 @@ class Flashcards:
     def new_introduced_today(self, now: datetime) -> int:
         day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         with self.sessions() as s:
-            return s.scalar(select(func.count()).select_from(CardRow).where(CardRow.created_at >= day_start)) or 0
+            return s.scalar(select(func.count()).select_from(CardRow).where(
+                CardRow.created_at >= day_start, ~CardRow.question_id.contains(KP_SEP))) or 0
 
     def status(self, entry_id: str, now: datetime | None = None) -> CardStatus:
         now = now or datetime.now(UTC)
@@ -125,7 +163,9 @@ class Flashcards:
         with self.sessions() as s:
             rows = self._rows(s)
         due = sorted(
-            (r for r in rows.values() if r.due <= now and (e := self.bank.get(r.question_id)) and filters.match(e)),
+            (r for r in rows.values()
+             if r.due <= now and (e := self.bank.get(split_card_id(r.question_id)[0])) and filters.match(e)
+             and self._known(r.question_id)),
             key=lambda r: r.due,
         )
         ids = [r.question_id for r in due]
@@ -178,8 +218,7 @@ class Flashcards:
         Raises :class:`UnknownEntryError` for an id not in the bank, ``KeyError`` for an
         unknown rating name.
         """
-        if self.bank.get(entry_id) is None:
-            raise UnknownEntryError(entry_id)
+        self.card(entry_id)  # raises UnknownEntryError
         rating = RATINGS[rating.lower()] if isinstance(rating, str) else rating
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
@@ -195,6 +234,22 @@ class Flashcards:
             s.flush()
             s.add(ReviewLogRow(question_id=entry_id, rating=int(rating), reviewed_at=now, duration_ms=duration_ms))
         return self.status(entry_id, now)
+
+    def add_key_point_cards(self, entry_id: str, key_point_ids: Iterable[str], now: datetime | None = None) -> list[str]:
+        """Put a card for each key point in the queue, due now (FSRS Learning, step 0); returns
+        the ids of cards created. Cards that already exist keep their schedule."""
+        now = now or datetime.now(UTC)
+        created = []
+        with self.sessions.begin() as s:
+            for kp in key_point_ids:
+                cid = key_point_card_id(entry_id, kp)
+                self.card(cid)
+                if s.get(CardRow, cid) is None:
+                    card = Card(card_id=0, due=now)
+                    s.add(CardRow(question_id=cid, state=int(card.state), step=card.step, stability=None,
+                                  difficulty=None, due=now, last_review=None, created_at=now))
+                    created.append(cid)
+        return created
 
     def history(self, entry_ids: Iterable[str] | None = None) -> list[ReviewLogRow]:
         with self.sessions() as s:

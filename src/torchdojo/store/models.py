@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime, Float, ForeignKey, Index, Integer, String, Text, TypeDecorator
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, TypeDecorator
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -80,3 +80,53 @@ class SubmissionRow(Base):
     report: Mapped[str] = mapped_column(Text)
     backend: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class MockRow(Base):
+    """One mock interview. ``status``: active → grading → graded. ``end_reason``: submitted |
+    time-out. ``deadline`` = started_at + minutes. ``config`` is the set-up as JSON (topics,
+    types, per-item minutes, seed). ``current_position``/``current_since`` track which item is
+    open so time spent per item is measured by the server, not trusted from the client."""
+
+    __tablename__ = "mocks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    level: Mapped[str] = mapped_column(String(10))
+    minutes: Mapped[int] = mapped_column(Integer)
+    config: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    deadline: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    end_reason: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    current_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    current_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class MockItemRow(Base):
+    """One item of a mock interview: a bank entry answered in prose (``kind`` question) or a
+    coding challenge answered with code through the judge (``kind`` challenge).
+
+    ``answer`` is autosaved verbatim; ``revealed_before_answer`` records a reveal of the model
+    answer while the answer was still empty (the answer is then locked empty). ``score`` 0–100
+    once graded; ``feedback`` the grader's :class:`torchdojo.grading.feedback.Feedback` as JSON
+    (prose) or the judge's verdict summary (code)."""
+
+    __tablename__ = "mock_items"
+    __table_args__ = (Index("ux_mock_items_position", "mock_id", "position", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    mock_id: Mapped[int] = mapped_column(Integer, ForeignKey("mocks.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(10))
+    ref_id: Mapped[str] = mapped_column(String(80))
+    answer: Mapped[str] = mapped_column(Text, default="")
+    answer_saved_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    flagged: Mapped[bool] = mapped_column(Boolean, default=False)
+    revealed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    revealed_before_answer: Mapped[bool] = mapped_column(Boolean, default=False)
+    time_spent_ms: Mapped[int] = mapped_column(Integer, default=0)
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    feedback: Mapped[str | None] = mapped_column(Text, nullable=True)
+    verdict: Mapped[str | None] = mapped_column(String(40), nullable=True)
