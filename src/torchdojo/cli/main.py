@@ -20,3 +20,6 @@ app.command()(show)
 from torchdojo.cli import challenge  # noqa: E402
 
 app.add_typer(challenge.app, name="challenge")
+from torchdojo.cli import mock  # noqa: E402
+
+app.add_typer(mock.app, name="mock")

@@ -49,6 +49,39 @@ def _front(e: Entry, remaining: int) -> Panel:
     return Panel(Text(m.title, style="bold"), title=f"[dim]{remaining} left[/]", subtitle=sub, padding=(1, 2))
 
 
+def _kp_prompt(e: Entry, kp) -> str:
+    """The text of a follow-up of ``e`` that probes key point ``kp``, else a generic prompt."""
+    for f in e.meta.follow_ups:
+        if kp.id in f.probes and f.text:
+            return f.text
+    return f"Recall the key point about: {e.meta.title}"
+
+
+def _kp_front(e: Entry, kp, remaining: int) -> Panel:
+    """Front of a key-point card (a key point missed in a mock interview)."""
+    m = e.meta
+    body = Group(
+        Text(m.title, style="bold"),
+        Text("Key point you missed in a mock interview", style="yellow"),
+        Text(""),
+        Text(_kp_prompt(e, kp)),
+    )
+    sub = f"{m.level} · key-point card · {e.id}#{kp.id}"
+    return Panel(body, title=f"[dim]{remaining} left[/]", subtitle=sub, padding=(1, 2))
+
+
+def _kp_back(e: Entry, kp, full: bool) -> Group:
+    weight = Text("●" * kp.weight + "○" * (3 - kp.weight), style="red")
+    point = Text.assemble(weight, f"  {kp.text}", (f"  (weight {kp.weight}/3)", "dim"))
+    parts = [
+        Panel(point, title="The key point", border_style="cyan"),
+        Panel(Text(e.meta.short_answer), title="In 20 seconds", border_style="green"),
+    ]
+    if full:
+        parts.append(Panel(Markdown(e.body), title="Full answer"))
+    return Group(*parts)
+
+
 def _back(e: Entry, full: bool) -> Group:
     m = e.meta
     parts = [Panel(m.short_answer, title="In 20 seconds", border_style="green")]
@@ -74,22 +107,23 @@ def study(level: Level = None, topic: Topic = None, type_: Type = None,
         if not queue:
             console.print(f"[bold green]All caught up.[/] {done} card(s) reviewed this session.")
             return
-        e = d.bank.get(queue[0])
+        card_id = queue[0]
+        e, kp = d.flashcards.card(card_id)
         console.rule()
-        console.print(_front(e, len(queue)))
+        console.print(_front(e, len(queue)) if kp is None else _kp_front(e, kp, len(queue)))
         shown = time.monotonic()
         if Prompt.ask("[bold]Enter[/] to reveal, [bold]q[/] to quit", default="", show_default=False).strip().lower() == "q":
             console.print(f"{done} card(s) reviewed. Progress is saved.")
             return
-        console.print(_back(e, full))
-        pv = d.flashcards.preview(e.id)
+        console.print(_back(e, full) if kp is None else _kp_back(e, kp, full))
+        pv = d.flashcards.preview(card_id)
         choices = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
         legend = "  ".join(f"[bold]{k}[/] {v.capitalize()} ({_fmt(pv[v])})" for k, v in choices.items())
         answer = Prompt.ask(f"{legend}   [bold]q[/] quit", choices=[*choices, "q"], show_choices=False)
         if answer == "q":
             console.print(f"{done} card(s) reviewed. Progress is saved.")
             return
-        status = d.flashcards.review(e.id, choices[answer], duration_ms=int((time.monotonic() - shown) * 1000))
+        status = d.flashcards.review(card_id, choices[answer], duration_ms=int((time.monotonic() - shown) * 1000))
         done += 1
         console.print(f"[green]Saved {choices[answer].capitalize()}[/]: next review {status.due:%Y-%m-%d %H:%M} UTC")
 

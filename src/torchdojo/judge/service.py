@@ -115,5 +115,8 @@ class JudgeService:
         return self.submit(row.challenge_id, row.code, row.mode)  # type: ignore[arg-type]
 
     def close(self) -> None:
-        if self._backend is not None and hasattr(self._backend, "close"):
-            self._backend.close()
+        """Stop the backend; the next submission starts a new one."""
+        with self._lock:
+            backend, self._backend = self._backend, None
+        if backend is not None and hasattr(backend, "close"):
+            backend.close()

@@ -115,6 +115,8 @@ class MockConfig:
             raise MockError(f"unknown level '{self.level}': use one of {', '.join(LEVELS)}")
         if self.minutes is not None and not 5 <= self.minutes <= 240:
             raise MockError("minutes must be between 5 and 240")
+        if self.per_item_minutes is not None and not 0.5 <= self.per_item_minutes <= 60:
+            raise MockError("per-item minutes must be between 0.5 and 60")
         for t in self.topics or ():
             if t not in TOPICS:
                 raise MockError(f"unknown topic '{t}': use slugs from {', '.join(TOPICS)}")
@@ -167,6 +169,7 @@ class Mock:
     score: float | None
     config: dict[str, Any]
     items: list[Item]
+    current_position: int | None = None
 
     def remaining_seconds(self, now: datetime | None = None) -> int:
         now = now or datetime.now(UTC)
@@ -319,7 +322,8 @@ class MockInterviews:
 
     def _mock(self, row: MockRow, items: list[MockItemRow]) -> Mock:
         return Mock(row.id, row.level, row.minutes, row.status, row.started_at, row.deadline, row.finished_at,
-                    row.end_reason, row.score, json.loads(row.config), [self._item(i) for i in items])
+                    row.end_reason, row.score, json.loads(row.config), [self._item(i) for i in items],
+                    row.current_position)
 
     def _item(self, r: MockItemRow) -> Item:
         if r.kind == "challenge":
@@ -418,6 +422,17 @@ class MockInterviews:
             row.current_position, row.current_since = position, now
         self._commit_or_timeout(mock_id, now, go)
 
+    def pause(self, mock_id: int, now: datetime | None = None) -> None:
+        """The candidate left (closed the tab, quit the terminal): the open item stops counting
+        time. The interview clock keeps running; a no-op once the interview has ended."""
+        now = now or datetime.now(UTC)
+        with self.sessions.begin() as s:
+            row = s.get(MockRow, mock_id)
+            if row is None or row.status != "active":
+                return
+            self._account(s, row, min(now, row.deadline))
+            row.current_position = row.current_since = None
+
     def save_answer(self, mock_id: int, position: int, answer: str, now: datetime | None = None) -> None:
         """Autosave: store the answer text verbatim, committed before returning.
 
@@ -474,39 +489,46 @@ class MockInterviews:
         was missed, then mark the mock ``graded`` with its overall score.
 
         ``progress(done, total)`` is called after each item. Unanswered items score 0 and all
-        their key points become cards too: the candidate did not show them.
+        their key points become cards too: the candidate did not show them. An answer the grader
+        could not grade (``Feedback.error``, e.g. the LLM endpoint is down) keeps ``score`` None,
+        adds no cards and is left out of the overall score; calling ``grade`` again retries it.
         Raises :class:`MockError` if the mock is still active.
         """
         m = self.get(mock_id)
         if m.status == "active":
             raise MockError("finish the interview before grading it")
         todo = [i for i in m.items if i.score is None]
+        added = 0
         for n, item in enumerate(todo, 1):
             score, verdict, fb = self._grade_item(item, grader)
             with self.sessions.begin() as s:
                 r = self._item_row(s, mock_id, item.position)
                 r.score, r.verdict, r.feedback = score, verdict, fb
+            if score is not None and item.kind == "question":
+                added += self._cards_for(item, fb)
             if progress:
                 progress(n, len(todo))
         m = self.get(mock_id)
-        if m.status == "grading":
-            added = 0
-            for item in m.items:
-                if item.kind == "question":
-                    missed = [k["id"] for k in (item.feedback or {}).get("key_points", []) if k["status"] != "hit"]
-                    if not item.answered:
-                        missed = [k.id for k in self.bank.entries[item.ref_id].meta.key_points]
-                    added += len(self.flashcards.add_key_point_cards(item.ref_id, missed))
-            with self.sessions.begin() as s:
-                row = s.get(MockRow, mock_id)
-                row.status = "graded"
-                row.score = sum(i.score or 0 for i in m.items) / max(1, len(m.items))
-                cfg = json.loads(row.config)
-                cfg["cards_added"] = added
-                row.config = json.dumps(cfg)
+        graded = [i for i in m.items if i.score is not None]
+        with self.sessions.begin() as s:
+            row = s.get(MockRow, mock_id)
+            row.status = "graded"
+            row.score = sum(i.score for i in graded) / len(graded) if graded else 0.0
+            cfg = json.loads(row.config)
+            cfg["cards_added"] = int(cfg.get("cards_added", 0)) + added
+            row.config = json.dumps(cfg)
         return self.get(mock_id)
 
-    def _grade_item(self, item: Item, grader: AnswerGrader) -> tuple[int, str | None, str | None]:
+    def _cards_for(self, item: Item, fb_json: str | None) -> int:
+        """Key-point cards for what an item did not show (all points when unanswered)."""
+        if not item.answered:
+            missed = [k.id for k in self.bank.entries[item.ref_id].meta.key_points]
+        else:
+            fb = json.loads(fb_json) if fb_json else {}
+            missed = [k["id"] for k in fb.get("key_points", []) if k["status"] != "hit"]
+        return len(self.flashcards.add_key_point_cards(item.ref_id, missed))
+
+    def _grade_item(self, item: Item, grader: AnswerGrader) -> tuple[int | None, str | None, str | None]:
         if not item.answered:
             return 0, None, None
         if item.kind == "challenge":
@@ -523,6 +545,8 @@ class MockInterviews:
                                                          "total": len(rep.tests), "message": rep.message})
         entry = self.bank.entries[item.ref_id]
         fb: Feedback = grader.grade(entry, item.answer)
+        if fb.error:  # not a grade: keep the item ungraded (retried on the next grade()) and say why
+            return None, None, fb.model_dump_json()
         return fb.score, None, fb.model_dump_json()
 
     # -- after -----------------------------------------------------------------------------
@@ -531,14 +555,14 @@ class MockInterviews:
         m = self.get(mock_id)
         if m.status == "active":
             raise MockError("the interview is still running")
-        scores = [i.score or 0 for i in m.items]
-        overall = sum(scores) / max(1, len(scores))
+        graded = [i for i in m.items if i.score is not None]
+        overall = sum(i.score for i in graded) / len(graded) if graded else 0.0
 
         def mean_by(key) -> dict[str, float]:
             acc: dict[str, list[int]] = defaultdict(list)
-            for i in m.items:
+            for i in graded:
                 for k in key(i):
-                    acc[k].append(i.score or 0)
+                    acc[k].append(i.score)
             return {k: sum(v) / len(v) for k, v in acc.items()}
 
         by_topic = mean_by(lambda i: i.topics[:1])
@@ -565,6 +589,10 @@ class MockInterviews:
                          + ", ".join(str(i.position + 1) for i in m.items if i.revealed_before_answer) + ".")
         if m.end_reason == "time-out":
             notes.append("Time ran out: only what was saved by then was graded.")
+        failed = [i for i in m.items if i.score is None and i.feedback and i.feedback.get("error")]
+        if failed and m.status == "graded":
+            notes.append(f"{len(failed)} answer(s) could not be graded ({failed[0].feedback['error']}); they are left "
+                         "out of the scores. Grading again retries them.")
         return Report(m, overall, by_topic, by_level, by_type, hist, plan,
                       cards_added=int(m.config.get("cards_added", 0)),
                       pending=sum(i.score is None for i in m.items), notes=notes)

@@ -1,0 +1,189 @@
+"""Benchmark the offline answer grader against the labelled set in ``bench/grader_eval``.
+
+    python bench/grader.py            # figures on the dev half, the held-out half and all
+    python bench/grader.py --tune     # grid-search thresholds on the DEV half only, print them
+
+Reports accuracy and quadratic weighted kappa over the four bands (0 wrong, 1 weak,
+2 adequate, 3 excellent), the confusion matrix, figures per kind of answer, how many
+negation/misconception answers got band 3 (target: none), the share marked uncertain, and
+latency per answer with the model loaded, side by side with the bare encoder on the same
+sentences (a ratio: this machine is shared and noisy).
+
+Folds: entries are split by a stable hash of their id into *dev* (thresholds were calibrated
+there) and *held-out* (never used for calibration); the held-out figures are the honest ones.
+QWK: Cohen (1968), weighted kappa with weights (i-j)^2/(k-1)^2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from torchdojo.bank.loader import load_bank  # noqa: E402
+from torchdojo.grading.rubric import DEFAULT, EmbeddingGrader, Params, score  # noqa: E402
+from torchdojo.grading.text import units  # noqa: E402
+
+
+def fold(entry_id: str) -> str:
+    return "dev" if hashlib.sha256(entry_id.encode()).digest()[0] % 2 == 0 else "held-out"
+
+
+def qwk(y: list[int], p: list[int], k: int = 4) -> float:
+    """Quadratic weighted kappa of two ratings in 0..k-1."""
+    o = np.zeros((k, k))
+    for a, b in zip(y, p, strict=True):
+        o[a, b] += 1
+    w = np.array([[(i - j) ** 2 / (k - 1) ** 2 for j in range(k)] for i in range(k)])
+    e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
+    den = (w * e).sum()
+    return float(1 - (w * o).sum() / den) if den else 1.0
+
+
+def metrics(rows: list[tuple[dict, object]]) -> dict:
+    y = [r["score"] for r, _ in rows]
+    p = [fb.band for _, fb in rows]
+    conf = [(a, b) for (r, fb), a, b in zip(rows, y, p, strict=True) if not fb.uncertain]
+    return {
+        "n": len(rows),
+        "acc": sum(a == b for a, b in zip(y, p, strict=True)) / max(1, len(rows)),
+        "qwk": qwk(y, p),
+        "within1": sum(abs(a - b) <= 1 for a, b in zip(y, p, strict=True)) / max(1, len(rows)),
+        "uncertain": sum(fb.uncertain for _, fb in rows) / max(1, len(rows)),
+        "acc_confident": sum(a == b for a, b in conf) / len(conf) if conf else float("nan"),
+        "flawed_as_3": sum(fb.band == 3 for r, fb in rows if r["kind"] in ("negation", "misconception")),
+    }
+
+
+def confusion(rows) -> np.ndarray:
+    c = np.zeros((4, 4), dtype=int)
+    for r, fb in rows:
+        c[r["score"], fb.band] += 1
+    return c
+
+
+def show(title: str, rows) -> None:
+    m = metrics(rows)
+    print(f"\n== {title}: {m['n']} answers")
+    print(f"   accuracy {m['acc']:.3f}   QWK {m['qwk']:.3f}   within ±1 {m['within1']:.3f}   "
+          f"uncertain {m['uncertain']:.1%} (accuracy when confident {m['acc_confident']:.3f})   "
+          f"negation/misconception scored 3: {m['flawed_as_3']}")
+    c = confusion(rows)
+    print("   confusion (rows: label 0-3, columns: predicted band 0-3)")
+    for i in range(4):
+        print(f"     {i}: " + " ".join(f"{v:4d}" for v in c[i]))
+    by = defaultdict(list)
+    for r, fb in rows:
+        by[r["kind"]].append((r, fb))
+    print(f"   {'kind':18s} {'n':>3s} {'acc':>6s} {'labels':>14s} {'predicted':>22s}")
+    for kind in ("strong", "paraphrase", "partial", "misconception", "negation", "keyword-stuffing",
+                 "off-topic", "verbose-vague"):
+        rs = by.get(kind, [])
+        if not rs:
+            continue
+        acc = sum(r["score"] == fb.band for r, fb in rs) / len(rs)
+        lab = Counter(r["score"] for r, _ in rs)
+        pred = Counter(fb.band for _, fb in rs)
+        print(f"   {kind:18s} {len(rs):3d} {acc:6.2f} {dict(sorted(lab.items()))!s:>14s} "
+              f"{dict(sorted(pred.items()))!s:>22s}")
+
+
+GRID = {
+    "lo": [0.25, 0.30, 0.35],
+    "hi": [0.55, 0.60, 0.65, 0.70],
+    "mc_sim": [0.70, 0.75, 0.80],
+    "mc_margin": [0.04, 0.08],
+    "flawed_cap": [30, 45],
+    "contra_penalty": [8.0, 15.0],
+}
+
+
+def tune(entries, data, analyses) -> Params:
+    dev = [(r, a) for r, a in zip(data, analyses, strict=True) if fold(r["entry"]) == "dev"]
+    best, best_p = -1.0, DEFAULT
+    keys = list(GRID)
+    for values in itertools.product(*(GRID[k] for k in keys)):
+        p = replace(DEFAULT, **dict(zip(keys, values, strict=True)))
+        if p.hi <= p.lo:
+            continue
+        rows = [(r, score(entries[r["entry"]], a, p)) for r, a in dev]
+        m = metrics(rows)
+        obj = m["qwk"] + m["acc"] - 0.05 * m["flawed_as_3"]
+        if obj > best:
+            best, best_p = obj, p
+    return best_p
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tune", action="store_true", help="grid-search thresholds on the dev fold and print them")
+    ap.add_argument("--set", default=str(ROOT / "bench/grader_eval/answers.yaml"))
+    args = ap.parse_args()
+
+    bank = load_bank(ROOT / "bank")
+    data = yaml.safe_load(Path(args.set).read_text())
+    entries = {e.id: e for e in bank}
+    missing = sorted({r["entry"] for r in data} - set(entries))
+    if missing:
+        raise SystemExit(f"the evaluation set names entries the bank does not have: {missing}")
+
+    t0 = time.perf_counter()
+    grader = EmbeddingGrader()
+    grader.warm_up()
+    load_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for eid in sorted({r["entry"] for r in data}):
+        grader._rubric(entries[eid])
+    rubric_s = time.perf_counter() - t0
+    print(f"model load {load_s:.1f} s; rubric embeddings for {len({r['entry'] for r in data})} entries "
+          f"{rubric_s:.1f} s (once per entry, cached)")
+
+    # latency: full grade (rubric cached) vs the bare encoder on the same units, interleaved
+    lat, enc = [], []
+    analyses = []
+    for r in data:
+        e = entries[r["entry"]]
+        texts = [u.text for u in units(r["answer"])]
+        t0 = time.perf_counter()
+        grader.encoder.encode(texts)
+        enc.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        a = grader.analyse(e, r["answer"])
+        score(e, a, grader.params)
+        lat.append(time.perf_counter() - t0)
+        analyses.append(a)
+
+    if args.tune:
+        p = tune(entries, data, analyses)
+        print("\nbest on dev:", {k: getattr(p, k) for k in GRID})
+        grader = grader.with_params(p)
+
+    fbs = [score(entries[r["entry"]], a, grader.params) for r, a in zip(data, analyses, strict=True)]
+    rows = list(zip(data, fbs, strict=True))
+    show("dev fold (thresholds calibrated here)", [x for x in rows if fold(x[0]["entry"]) == "dev"])
+    show("held-out fold (never used for calibration)", [x for x in rows if fold(x[0]["entry"]) == "held-out"])
+    show("all", rows)
+
+    ms = sorted(x * 1000 for x in lat)
+    es = sorted(x * 1000 for x in enc)
+    p50, p95 = statistics.median(ms), ms[int(0.95 * (len(ms) - 1))]
+    e50 = statistics.median(es)
+    print(f"\nlatency per answer (model loaded, rubric cached), {len(ms)} answers: p50 {p50:.1f} ms, "
+          f"p95 {p95:.1f} ms; bare encoder on the same sentences p50 {e50:.1f} ms "
+          f"(grade/encode ratio {p50 / e50:.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

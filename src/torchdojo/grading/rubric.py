@@ -1,0 +1,325 @@
+"""The default offline grader: sentence embeddings (all-MiniLM-L6-v2) checked against the
+entry's rubric, with explicit checks for what embeddings get wrong.
+
+Grading is two steps, so the evidence is kept and the thresholds can be calibrated:
+
+1. :meth:`EmbeddingGrader.analyse` (the only step that runs the model): the answer is cut into
+   sentences and clauses (:mod:`.text`); each unit is embedded once; for every key point the
+   best-matching unit over the point's text and its ``phrasings`` gives a similarity and the
+   evidence span; every misconception gets the unit most similar to its claim, and how much
+   more similar that unit is to the claim than to its correction; the whole answer is compared
+   with the question and short answer (relevance).
+2. :func:`score` (pure arithmetic over the analysis and :class:`Params`) decides:
+
+   - **contradicted** key points: the matching unit has the opposite negation polarity to the
+     point (an odd number of "not/never/no/…n't" more or fewer), or it states a misconception
+     whose correction is this point. Embedding similarity alone cannot see this: "X is not Y"
+     embeds almost like "X is Y".
+   - **misconceptions** stated: a unit close to the claim, clearly closer to the claim than to
+     the correction, and not negating it ("it is *not* true that backward replaces .grad").
+   - **keyword stuffing**: few function words (a list of terms is not a claim), or the same
+     rubric terms repeated; capped at a low score.
+   - **off-topic**: low relevance to the question and no key point near; score 0.
+   - **vague**: a long answer with no unit that makes any key point precisely; capped.
+   - the score: weighted key-point credit (a linear ramp of similarity between ``lo`` and
+     ``hi``, 0 when contradicted), minus penalties for misconceptions and contradictions; an
+     answer that states a misconception or contradicts an essential point cannot reach
+     "excellent".
+   - **confidence**: low when many key points sit near the ramp's middle, when the score sits on
+     a band boundary, or when signals disagree; below ``uncertain_below`` the faces print
+     "uncertain" instead of a number.
+
+The thresholds in :data:`DEFAULT` were calibrated on the *dev* half of the labelled set in
+``bench/grader_eval`` and are reported on the held-out half by ``bench/grader.py``
+(see ``docs/grading.md``). Behavioral answers also get STAR checks and system-design answers
+rubric coverage checks (:mod:`.structure`).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from torchdojo.bank.loader import Entry
+from torchdojo.grading import structure
+from torchdojo.grading.feedback import Feedback, KeyPointResult, MisconceptionResult, Span, band_of
+from torchdojo.grading.followup import choose_follow_up
+from torchdojo.grading.model import Encoder
+from torchdojo.grading.text import STOP_WORDS, Unit, clauses, negation_count, stop_ratio, units, words
+
+
+@dataclass(frozen=True)
+class Params:
+    """Calibrated thresholds (cosine similarities in [-1, 1]; scores 0–100)."""
+
+    lo: float = 0.33  # similarity with no credit
+    hi: float = 0.60  # similarity with full credit
+    hit: float = 0.50  # similarity to call a key point "hit"
+    contra_sim: float = 0.50  # a polarity flip only counts when the unit is this close to the point
+    mc_sim: float = 0.66  # a unit this close to a misconception's claim…
+    mc_margin: float = 0.06  # …and this much closer to the claim than to its correction states it
+    mc_penalty: float = 25.0
+    contra_penalty: float = 12.0  # per weight unit of a contradicted key point
+    flawed_cap: int = 45  # best score when a misconception or an essential contradiction is stated
+    stuffing_stop: float = 0.18  # share of function words below which an answer is a term list
+    stuffing_cap: int = 10
+    offtopic_rel: float = 0.45  # relevance (answer vs question + short answer) below this…
+    offtopic_kp: float = 0.45  # …with no key point above this is off-topic
+    vague_kp: float = 0.50  # long answers whose best key point stays below this are vague
+    vague_words: int = 35
+    vague_cap: int = 15
+    uncertain_below: float = 0.5
+
+
+DEFAULT = Params()
+
+
+@dataclass
+class KPMatch:
+    id: str
+    text: str
+    weight: int
+    sim: float
+    unit: Unit | None
+    ref_text: str  # the clause of the point's texts closest to the matching unit
+    ref_neg: int
+
+
+@dataclass
+class MCMatch:
+    claim: str
+    correction: str
+    sim: float
+    margin: float  # sim(unit, claim) - sim(unit, correction)
+    unit: Unit | None
+    claim_neg: int
+    corr_to_kp: list[float]  # similarity of the correction to each key point
+
+
+@dataclass
+class Analysis:
+    """What the model saw in one answer (everything :func:`score` needs)."""
+
+    entry_id: str
+    answer: str
+    units: list[Unit]
+    kps: list[KPMatch]
+    mcs: list[MCMatch]
+    relevance: float
+    n_words: int
+    stop_ratio: float
+    repeat_ratio: float
+    checks: list = field(default_factory=list)
+    structure_score: float | None = None
+
+
+class EmbeddingGrader:
+    """Grades free-text answers offline on CPU (see the module docstring).
+
+    ``grade(entry, answer)`` → :class:`Feedback`. The model loads on first use (or
+    :meth:`warm_up`); raises :class:`torchdojo.grading.model.ModelUnavailable` if it cannot.
+    """
+
+    name = "embedding:all-MiniLM-L6-v2"
+
+    def __init__(self, params: Params = DEFAULT, encoder: Encoder | None = None) -> None:
+        self.params = params
+        self.encoder = encoder or Encoder()
+        self._rubrics: dict[str, dict] = {}
+        self._lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        """Load the model and run it once (the first call is slower)."""
+        self.encoder.encode(["warm up the sentence encoder"])
+
+    # -- step 1: the model ---------------------------------------------------------------
+    def _rubric(self, entry: Entry) -> dict:
+        r = self._rubrics.get(entry.id)
+        if r is not None:
+            return r
+        m = entry.meta
+        kp_texts = [[k.text, *k.phrasings] for k in m.key_points]
+        flat = [t for ts in kp_texts for t in ts]
+        mc_texts = [t for mc in m.misconceptions for t in (mc.claim, mc.correction)]
+        ctx = [m.title, m.short_answer]
+        emb = self.encoder.encode_cached(flat + mc_texts + ctx)
+        kp_emb, i = [], 0
+        for ts in kp_texts:
+            kp_emb.append(emb[i:i + len(ts)])
+            i += len(ts)
+        mc_emb = emb[i:i + len(mc_texts)]
+        ctx_emb = emb[i + len(mc_texts):]
+        kp_main = np.stack([e[0] for e in kp_emb])
+        corr = mc_emb[1::2]
+        # clauses of each point's texts, for negation polarity ("…, otherwise no graph is recorded")
+        kp_clauses = []
+        for ts in kp_texts:
+            cl = list(dict.fromkeys(u.text for t in ts for u in clauses(t)))
+            kp_clauses.append((cl, self.encoder.encode_cached(cl), [negation_count(c) for c in cl]))
+        r = {"kp_texts": kp_texts, "kp_emb": kp_emb, "mc_emb": mc_emb, "ctx_emb": ctx_emb, "kp_clauses": kp_clauses,
+             "corr_to_kp": corr @ kp_main.T if len(corr) else np.zeros((0, len(kp_texts)))}
+        with self._lock:
+            self._rubrics[entry.id] = r
+        return r
+
+    def analyse(self, entry: Entry, answer: str) -> Analysis:
+        rub = self._rubric(entry)
+        m = entry.meta
+        us = units(answer)
+        ws = words(answer)
+        texts = [u.text for u in us]
+        U = self.encoder.encode(texts) if us else np.zeros((0, 384), np.float32)
+        # the answer as a whole: mean of its unit embeddings (encoding the whole text again
+        # would pad every unit of the batch to the answer's length)
+        whole = U.mean(0) / (np.linalg.norm(U.mean(0)) or 1.0) if us else None
+        kps = []
+        for k, E, (cl, CE, cneg) in zip(m.key_points, rub["kp_emb"], rub["kp_clauses"], strict=True):
+            if not us:
+                kps.append(KPMatch(k.id, k.text, k.weight, 0.0, None, k.text, negation_count(k.text)))
+                continue
+            S = U @ E.T
+            i, j = np.unravel_index(int(S.argmax()), S.shape)
+            c = int((CE @ U[i]).argmax())  # the clause of the point this unit is about
+            kps.append(KPMatch(k.id, k.text, k.weight, float(S[i, j]), us[i], cl[c], cneg[c]))
+        mcs = []
+        for n, mc in enumerate(m.misconceptions):
+            if not us:
+                mcs.append(MCMatch(mc.claim, mc.correction, 0.0, 0.0, None, 0, []))
+                continue
+            sc = U @ rub["mc_emb"][2 * n]
+            sr = U @ rub["mc_emb"][2 * n + 1]
+            i = int(sc.argmax())
+            mcs.append(MCMatch(mc.claim, mc.correction, float(sc[i]), float(sc[i] - sr[i]), us[i],
+                               negation_count(mc.claim), [float(x) for x in rub["corr_to_kp"][n]]))
+        relevance = float(max(whole @ rub["ctx_emb"][0], whole @ rub["ctx_emb"][1])) if whole is not None else 0.0
+        content = [w for w in ws if w not in STOP_WORDS]
+        repeat = 1 - len(set(content)) / len(content) if content else 0.0
+        a = Analysis(entry.id, answer, us, kps, mcs, relevance, len(ws), stop_ratio(answer), repeat)
+        if m.type == "behavioral" and m.behavioral_rubric is not None:
+            a.checks, a.structure_score = structure.star(answer, us, U, m.behavioral_rubric, self.encoder)
+        elif m.type == "system-design" and m.design_rubric is not None:
+            a.checks, a.structure_score = structure.design(answer, us, U, m.design_rubric, self.encoder)
+        return a
+
+    def grade(self, entry: Entry, answer: str) -> Feedback:
+        return score(entry, self.analyse(entry, answer), self.params, self.name)
+
+    def with_params(self, params: Params) -> EmbeddingGrader:
+        g = EmbeddingGrader(params, self.encoder)
+        g._rubrics = self._rubrics
+        return g
+
+
+# -- step 2: the decision ------------------------------------------------------------------
+def _span(u: Unit | None) -> Span | None:
+    return Span(start=u.start, end=u.end, text=u.text) if u is not None else None
+
+
+def _ramp(s: float, p: Params) -> float:
+    return float(min(1.0, max(0.0, (s - p.lo) / (p.hi - p.lo))))
+
+
+def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = EmbeddingGrader.name) -> Feedback:
+    """Turn an :class:`Analysis` into :class:`Feedback` with the thresholds ``p``."""
+    flags: list[str] = []
+    if not a.answer.strip():
+        kpr = [KeyPointResult(id=k.id, text=k.text, weight=k.weight, status="missed", similarity=0.0) for k in a.kps]
+        fb = Feedback(entry_id=entry.id, grader=grader, score=0, band=0, confidence=1.0, uncertain=False,
+                      key_points=kpr, flags=["empty"], summary="No answer.")
+        return _with_follow_up(entry, fb)
+
+    # misconceptions stated (a unit that negates the claim is stating the correction instead)
+    stated: list[MCMatch] = []
+    for mc in a.mcs:
+        if mc.unit is None or mc.sim < p.mc_sim or mc.margin < p.mc_margin:
+            continue
+        if (negation_count(mc.unit.text) - mc.claim_neg) % 2:
+            continue
+        stated.append(mc)
+
+    kpr: list[KeyPointResult] = []
+    credit = total = contra_w = 0.0
+    essential_contradicted = False
+    near = 0
+    for n, k in enumerate(a.kps):
+        total += k.weight
+        status, why = "missed", ""
+        flipped = k.unit is not None and k.sim >= p.contra_sim and \
+            (negation_count(k.unit.text) - k.ref_neg) % 2 == 1
+        by_mc = any(mc.unit is not None and (mc.unit.start, mc.unit.end) == (k.unit.start, k.unit.end)
+                    and mc.corr_to_kp and mc.corr_to_kp[n] >= 0.5 for mc in stated) if k.unit else False
+        if flipped or by_mc:
+            status = "contradicted"
+            why = ("the sentence that matches this point negates it" if flipped else
+                   "the sentence that matches this point states a misconception it corrects")
+            contra_w += k.weight
+            essential_contradicted |= k.weight == 3
+        else:
+            c = _ramp(k.sim, p)
+            credit += k.weight * c
+            if k.sim >= p.hit:
+                status, why = "hit", f"similarity {k.sim:.2f}"
+            else:
+                why = f"closest sentence similarity {k.sim:.2f}"
+        if abs(k.sim - p.hit) < 0.05:
+            near += k.weight
+        evidence = _span(k.unit) if status != "missed" else None
+        kpr.append(KeyPointResult(id=k.id, text=k.text, weight=k.weight, status=status,
+                                  similarity=round(k.sim, 3), evidence=evidence, why=why))
+    coverage = credit / total if total else 0.0
+    raw = 100.0 * coverage
+    if a.structure_score is not None:
+        raw = 0.6 * raw + 40.0 * a.structure_score
+    raw -= p.mc_penalty * len(stated) + p.contra_penalty * contra_w
+    best_kp = max((k.sim for k in a.kps), default=0.0)
+
+    # answer-level problems
+    if a.n_words >= 5 and (a.stop_ratio < p.stuffing_stop or a.repeat_ratio > 0.45):
+        flags.append("keyword-stuffing")
+        raw = min(raw, p.stuffing_cap)
+    if a.relevance < p.offtopic_rel and best_kp < p.offtopic_kp:
+        flags.append("off-topic")
+        raw = 0.0
+    elif a.n_words >= p.vague_words and best_kp < p.vague_kp:
+        flags.append("vague")
+        raw = min(raw, p.vague_cap)
+    if a.n_words < 8 and "keyword-stuffing" not in flags:
+        flags.append("too-short")
+    if stated or essential_contradicted:
+        raw = min(raw, p.flawed_cap)
+    s = int(round(min(100.0, max(0.0, raw))))
+
+    # confidence: ambiguous key points, closeness to a band boundary, disagreeing signals
+    amb = near / total if total else 0.0
+    edge = min(abs(s - b) for b in (25, 50, 75)) / 12.5
+    conf = 0.35 + 0.4 * min(1.0, edge) + 0.25 * (1 - amb)
+    if flags and flags != ["too-short"]:
+        conf = max(conf, 0.8)  # a clear answer-level problem
+    if a.relevance > 0.6 and s < 25 and not stated and not flags:
+        conf -= 0.25  # on topic yet nothing matched: maybe a paraphrase the model missed
+    conf = float(min(1.0, max(0.0, conf)))
+
+    mres = [MisconceptionResult(claim=mc.claim, correction=mc.correction, evidence=_span(mc.unit),
+                                similarity=round(mc.sim, 3)) for mc in stated]
+    hit = sum(k.status == "hit" for k in kpr)
+    summary = f"{hit} of {len(kpr)} key points made"
+    if contra_w:
+        summary += f", {sum(k.status == 'contradicted' for k in kpr)} contradicted"
+    if stated:
+        summary += f", {len(stated)} misconception(s) stated"
+    if flags:
+        summary += "; " + ", ".join(flags)
+    fb = Feedback(entry_id=entry.id, grader=grader, score=s, band=band_of(s), confidence=round(conf, 2),
+                  uncertain=conf < p.uncertain_below, key_points=kpr, misconceptions=mres, flags=flags,
+                  checks=a.checks, summary=summary + ".")
+    return _with_follow_up(entry, fb)
+
+
+def _with_follow_up(entry: Entry, fb: Feedback) -> Feedback:
+    text, target = choose_follow_up(entry, fb)
+    return fb.model_copy(update={"follow_up": text, "follow_up_targets": target})
+
+
+__all__ = ["DEFAULT", "Analysis", "EmbeddingGrader", "Params", "replace", "score"]

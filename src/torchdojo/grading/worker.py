@@ -1,0 +1,348 @@
+"""The answer grader in its own process, so a face stays responsive (and torch-free) while it loads.
+
+Two halves in one module:
+
+- ``python -m torchdojo.grading.worker`` (:func:`main`): the worker. Reads :class:`Settings`
+  from its environment, loads the bank, builds :func:`torchdojo.grading.make_grader` and calls
+  its ``warm_up()`` if it has one, then speaks JSON lines: first ``{"ready": true, "grader":
+  name}`` (or ``{"ready": false, "error": ...}`` and exit 1), then one reply per request line
+  ``{"id": n, "entry_id": ..., "answer": ...}`` -> ``{"id": n, "feedback": {...}}`` or
+  ``{"id": n, "error": ...}``. Bad requests, unknown entries and grader exceptions are replied
+  to and the worker keeps serving; EOF on stdin exits 0. Only protocol lines go to the real
+  stdout: file descriptor 1 is pointed at stderr before anything heavy is imported, so library
+  prints and progress bars cannot corrupt the protocol.
+- :class:`GraderProcess`: the client a face holds. It imports neither torch nor
+  sentence-transformers (only this module, the feedback schema and the bank).
+
+Timeouts and crashes never raise and never produce a score: they return
+:func:`~torchdojo.grading.feedback.failed`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from torchdojo.bank.loader import Bank, Entry
+from torchdojo.grading.feedback import Feedback, failed
+
+#: Added to the worker's environment: never reach the network for models, no tokenizer threads
+#: fighting over the pipes after fork.
+WORKER_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+
+
+# ---------------------------------------------------------------------------------------------
+# worker side
+# ---------------------------------------------------------------------------------------------
+
+
+def _send(out: IO[bytes], message: dict[str, Any]) -> None:
+    out.write(json.dumps(message).encode("ascii") + b"\n")
+    out.flush()
+
+
+def _handle(line: bytes, bank: Bank, grader: Any) -> dict[str, Any]:
+    """One request line -> one reply (never raises)."""
+    try:
+        req = json.loads(line)
+    except ValueError as e:
+        return {"id": None, "error": f"malformed request (not JSON): {e}"}
+    if not isinstance(req, dict):
+        return {"id": None, "error": "malformed request: expected a JSON object"}
+    rid = req.get("id")
+    entry_id, answer = req.get("entry_id"), req.get("answer")
+    if not isinstance(entry_id, str) or not isinstance(answer, str):
+        return {"id": rid, "error": "malformed request: needs string fields 'entry_id' and 'answer'"}
+    entry = bank.get(entry_id)
+    if entry is None:
+        return {"id": rid, "error": f"unknown entry id {entry_id!r} (not in the worker's bank)"}
+    try:
+        feedback = grader.grade(entry, answer)
+        return {"id": rid, "feedback": feedback.model_dump(mode="json")}
+    except Exception as e:  # the worker must survive a grader bug and keep serving
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        return {"id": rid, "error": f"the grader raised {type(e).__name__}: {e}"}
+
+
+def main() -> int:
+    """Run the worker (see the module doc). Returns the exit code."""
+    # Keep the real stdout for the protocol; everything else that writes to fd 1 or sys.stdout
+    # (library prints, C extensions, progress bars) lands on stderr.
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    try:
+        try:
+            from torchdojo.bank.loader import load_bank
+            from torchdojo.grading import make_grader
+            from torchdojo.settings import Settings
+
+            settings = Settings()
+            bank = load_bank(settings.bank_dir)
+            if len(bank) == 0:
+                raise RuntimeError(f"no entries loaded from the bank at {settings.bank_dir} (TORCHDOJO_BANK_DIR)")
+            grader = make_grader(settings)
+            warm_up = getattr(grader, "warm_up", None)
+            if callable(warm_up):
+                warm_up()
+        except Exception as e:
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            _send(out, {"ready": False, "error": f"{type(e).__name__}: {e}"})
+            return 1
+        _send(out, {"ready": True, "grader": grader.name})
+        stdin = sys.stdin.buffer
+        while line := stdin.readline():
+            if not line.strip():
+                continue
+            _send(out, _handle(line, bank, grader))
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the client went away
+        return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# client side
+# ---------------------------------------------------------------------------------------------
+
+
+def _settings_env(settings: Any) -> dict[str, str]:
+    """The grading settings of ``settings`` as ``TORCHDOJO_*`` variables, so the worker uses the
+    same grader, bank and endpoint as the process that holds the client."""
+    env: dict[str, str] = {}
+    for name in ("grader", "bank_dir", "llm_base_url", "llm_model", "llm_api_key", "llm_timeout"):
+        value = getattr(settings, name, None)
+        if value is not None:
+            env[f"TORCHDOJO_{name.upper()}"] = str(value)
+    return env
+
+
+class GraderProcess:
+    """A grader running in a child process (``python -m torchdojo.grading.worker``).
+
+    The worker's environment is ``os.environ`` + the grading fields of ``settings``
+    (``TORCHDOJO_GRADER``, ``_BANK_DIR``, ``_LLM_*``) + ``env`` (wins) + :data:`WORKER_ENV`.
+    ``bank`` is the caller's bank; the worker loads its own copy from the same folder.
+
+    Lifecycle: :meth:`start` spawns the worker and returns at once; :attr:`status` is
+    ``"stopped"``, ``"loading"``, ``"ready"`` or ``"failed: <why>"``. :meth:`grade` starts the
+    worker if needed and waits for it. Restart policy: a worker that *died after it was ready*
+    (crash, OOM kill, ``os.kill``) is restarted by the next :meth:`grade` call transparently; the
+    call during which it died returns a failed Feedback. A worker that *failed to load* stays
+    failed (its reason is returned at once) until :meth:`start` is called again. A request that
+    times out returns a failed Feedback and leaves the worker running; its late reply is
+    discarded. Implements :class:`~torchdojo.grading.feedback.AnswerGrader`; thread-safe (one
+    request at a time).
+    """
+
+    def __init__(self, settings: Any, bank: Bank, env: Mapping[str, str] | None = None) -> None:
+        self.settings = settings
+        self.bank = bank
+        self.env = dict(env or {})
+        self.name = f"process:{getattr(settings, 'grader', 'grader')}"
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._state = "stopped"  # stopped | loading | ready | failed (load failed) | died (after ready)
+        self._why = ""
+        self._cond = threading.Condition()
+        self._request_lock = threading.Lock()
+        self._next_id = 0
+        self._awaiting: int | None = None
+        self._reply: dict[str, Any] | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        with self._cond:
+            if self._state in ("failed", "died"):
+                return f"failed: {self._why}"
+            return self._state
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id while one is running."""
+        with self._cond:
+            return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
+
+    def start(self) -> None:
+        """Spawn the worker unless one is loading or ready. Returns at once."""
+        with self._cond:
+            if self._state in ("loading", "ready") and self._proc is not None and self._proc.poll() is None:
+                return
+            self._spawn()
+
+    def _spawn(self) -> None:  # holds self._cond
+        self._reap()
+        env = {**os.environ, **_settings_env(self.settings), **self.env, **WORKER_ENV}
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "torchdojo.grading.worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+            )
+        except OSError as e:
+            self._state, self._why = "failed", f"cannot start the grader process: {e}"
+            self._cond.notify_all()
+            return
+        self._proc, self._state, self._why = proc, "loading", ""
+        threading.Thread(target=self._read, args=(proc,), name=f"grader-worker-{proc.pid}", daemon=True).start()
+
+    def _read(self, proc: subprocess.Popen[bytes]) -> None:
+        """Reader thread of one worker: the ready line, then replies, then EOF."""
+        assert proc.stdout is not None
+        ready = False
+        with proc.stdout:
+            for raw in proc.stdout:
+                try:
+                    msg = json.loads(raw)
+                    if not isinstance(msg, dict):
+                        raise ValueError("not an object")
+                except ValueError:
+                    print(f"torchdojo grader process: ignoring a non-protocol line {raw[:200]!r}", file=sys.stderr)
+                    continue
+                with self._cond:
+                    if self._proc is not proc:
+                        return
+                    if not ready:
+                        ready = True
+                        if msg.get("ready") is True:
+                            self._state = "ready"
+                            self.name = f"process:{msg.get('grader', '?')}"
+                        else:
+                            self._state, self._why = "failed", f"the grader did not load: {msg.get('error', msg)}"
+                    elif self._awaiting is not None and msg.get("id") == self._awaiting:
+                        self._reply = msg
+                    self._cond.notify_all()
+        code = proc.wait()
+        with self._cond:
+            if self._proc is not proc:
+                return
+            if not ready:
+                self._state, self._why = "failed", f"the grader process exited with code {code} before it was ready"
+            elif self._state == "ready":
+                self._state, self._why = "died", f"the grader process exited with code {code}"
+            self._cond.notify_all()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait while the worker is loading (does not start it). True when it is ready."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._state != "loading", timeout)
+            return self._state == "ready"
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Stop the worker: close its stdin (it exits 0 on EOF), wait, kill after ``timeout`` s."""
+        with self._cond:
+            proc, self._proc = self._proc, None
+            self._state, self._why = "stopped", ""
+            self._cond.notify_all()
+        if proc is not None:
+            _stop(proc, timeout)
+
+    def _reap(self) -> None:  # holds self._cond; forget a previous (dead or failed) worker
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            _stop(proc, 0.0)
+
+    def __enter__(self) -> GraderProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- grading --------------------------------------------------------------------------------
+
+    def grade(self, entry: Entry, answer: str, timeout: float | None = None) -> Feedback:
+        """Grade in the worker. ``timeout`` bounds the whole call (waiting for the model to load
+        and for other requests included); None waits as long as the worker lives. Never raises:
+        a failed load, a dead worker, a timeout or a worker error return a failed Feedback."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+
+        def left() -> float | None:
+            return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+        if not self._request_lock.acquire(timeout=-1 if deadline is None else left()):
+            return failed(entry, self.name, f"the grader was busy with another answer for {timeout:g} s (timeout)")
+        try:
+            with self._cond:
+                if self._state in ("stopped", "died"):
+                    self._spawn()
+                if not self._cond.wait_for(lambda: self._state != "loading", left()):
+                    return failed(
+                        entry,
+                        self.name,
+                        f"the grader was still loading after {timeout:g} s (timeout); try again when it is ready",
+                    )
+                if self._state != "ready":
+                    return failed(entry, self.name, self._why or f"the grader is {self._state}")
+                proc = self._proc
+                assert proc is not None and proc.stdin is not None
+                self._next_id += 1
+                rid = self._awaiting = self._next_id
+                self._reply = None
+            try:
+                proc.stdin.write(
+                    json.dumps({"id": rid, "entry_id": entry.id, "answer": answer}).encode("ascii") + b"\n"
+                )
+                proc.stdin.flush()
+            except (OSError, ValueError):  # broken pipe, or stdin closed by close(): the wait below sees it
+                pass
+            with self._cond:
+                try:
+                    got = self._cond.wait_for(
+                        lambda: self._reply is not None or self._proc is not proc or self._state != "ready", left()
+                    )
+                    reply = self._reply
+                finally:
+                    self._awaiting, self._reply = None, None
+                if reply is None:
+                    if not got:
+                        return failed(
+                            entry,
+                            self.name,
+                            f"no grade within {timeout:g} s (timeout); the grader process "
+                            "keeps running and its late reply will be discarded",
+                        )
+                    why = self._why if self._proc is proc else "the grader process was closed"
+                    return failed(entry, self.name, f"{why} while grading; it restarts on the next request")
+        finally:
+            self._request_lock.release()
+        if "feedback" in reply:
+            try:
+                return Feedback.model_validate(reply["feedback"])
+            except ValidationError as e:
+                return failed(entry, self.name, f"the grader process returned an invalid Feedback: {e.errors()[:3]}")
+        return failed(entry, self.name, f"grader process: {reply.get('error', 'reply without feedback or error')}")
+
+
+def _stop(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Close stdin, wait up to ``timeout`` s, then kill and reap."""
+    try:
+        if proc.stdin is not None:
+            proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
