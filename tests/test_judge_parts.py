@@ -17,11 +17,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_static_rules_resolve_aliases_and_methods():
-    rules = Rules(banned_calls=["torch.softmax", "torch.nn.functional.softmax", "torch.Tensor.softmax"],
-                  banned_imports=["numpy"], banned_constructs=["for"])
-    src = ("import torch\nimport torch.nn.functional as F\nfrom torch.nn.functional import softmax as sm\n"
-           "import numpy as np\ndef f(x):\n    a = F.softmax(x, -1)\n    b = x.softmax(-1)\n    c = torch.softmax(x, 0)\n"
-           "    d = sm(x)\n    for i in range(3):\n        pass\n    return x.exp() / x.exp().sum()\n")
+    rules = Rules(
+        banned_calls=["torch.softmax", "torch.nn.functional.softmax", "torch.Tensor.softmax"],
+        banned_imports=["numpy"],
+        banned_constructs=["for"],
+    )
+    src = (
+        "import torch\nimport torch.nn.functional as F\nfrom torch.nn.functional import softmax as sm\n"
+        "import numpy as np\ndef f(x):\n    a = F.softmax(x, -1)\n    b = x.softmax(-1)\n    c = torch.softmax(x, 0)\n"
+        "    d = sm(x)\n    for i in range(3):\n        pass\n    return x.exp() / x.exp().sum()\n"
+    )
     lines = sorted({f.line for f in check_source(src, rules)})
     assert lines == [3, 4, 6, 7, 8, 9, 10]
     assert check_source("import torch\ndef f(x):\n    return torch.exp(x) / torch.exp(x).sum()\n", rules) == []
@@ -70,3 +75,75 @@ def test_challenge_loading_errors_name_the_file(tmp_path):
     (dst / "harness.py").unlink()
     with pytest.raises(ChallengeError, match="missing file"):
         load_challenge(dst)
+
+
+def test_exit_status_maps_how_a_child_ended():
+    import signal
+
+    from torchdojo.judge.execution import exit_status
+
+    def status(**kw):
+        args = dict(
+            reason=None, sig=None, code=0, cpu_seconds=0.1, cpu_limit=2.0, output_bytes=64 << 10, has_result=True
+        )
+        return exit_status(**{**args, **kw})
+
+    assert status() == ("ok", "")
+    assert status(cpu_seconds=2.5) == ("timeout", "")  # finished, but over the CPU limit
+    assert status(reason="timeout", code=None, sig=signal.SIGKILL) == ("timeout", "")
+    assert status(reason="output:stdout") == ("output", "the program wrote more than 64 KiB to stdout")
+    assert status(oom=True, code=None, sig=signal.SIGKILL) == ("memory", "")
+    assert status(code=None, sig=signal.SIGKILL, cpu_seconds=1.95) == ("timeout", "")  # the CPU rlimit
+    assert status(code=None, sig=signal.SIGXCPU, cpu_seconds=1.9) == ("timeout", "")
+    assert status(code=None, sig=signal.SIGKILL) == ("crashed", "was killed by signal SIGKILL")
+    assert status(code=None, sig=signal.SIGXFSZ) == ("output", "a file passed the size limit")
+    assert status(has_result=False) == ("crashed", "exited with status 0")
+    assert status(code=3) == ("crashed", "exited with status 3")
+
+
+def test_slot_cgroup_counts_only_this_jobs_oom_kills(tmp_path):
+    from torchdojo.judge.sandbox.cgroups import SlotCgroup
+
+    files = {
+        "memory": ["memory.limit_in_bytes", "memory.max_usage_in_bytes", "memory.failcnt", "cgroup.procs"],
+        "pids": ["pids.max", "cgroup.procs"],
+    }
+    for ctrl, names in files.items():
+        d = tmp_path / ctrl / "server1" / "slot0"
+        d.mkdir(parents=True)
+        for name in names:
+            (d / name).write_text("")
+    oom = tmp_path / "memory" / "server1" / "slot0" / "memory.oom_control"
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n")  # an earlier job's, in the same slot
+    cg = SlotCgroup(0, "server1", base=tmp_path)
+    assert cg.available
+    cg.prepare(1 << 30, 40)
+    assert cg.oom_kills() == 0
+    oom.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 4\n")
+    assert cg.oom_kills() == 1
+    assert cg.wait_empty(timeout=0.1)
+
+
+def test_compiled_seccomp_filter_is_enforced():
+    pytest.importorskip("pyseccomp")
+    import subprocess
+    import sys
+
+    script = (
+        "import ctypes, errno, os, socket\n"
+        "from torchdojo.judge.sandbox import isolation as I\n"
+        "program = I.seccomp_program()\n"
+        "assert program and len(program) % 8 == 0\n"
+        "I.libc.prctl(I.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)\n"
+        "I.load_seccomp(program)\n"
+        "try:\n"
+        "    socket.socket()\n"
+        "    raise SystemExit('socket() was allowed')\n"
+        "except PermissionError:\n"
+        "    pass\n"
+        "assert I.libc.unshare(I.CLONE_NEWUTS) == -1 and ctypes.get_errno() == errno.EPERM\n"
+        "assert I.libc.syscall(435, None, 0) == -1 and ctypes.get_errno() == errno.ENOSYS  # clone3\n"
+        "print('ok', os.getpid() > 0)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "ok True", r.stdout + r.stderr

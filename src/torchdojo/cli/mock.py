@@ -404,7 +404,8 @@ def _run(d, mock_id: int, resumed: bool) -> None:
             console.print(
                 f"Resuming: {m.counts()['answered']}/{len(m.items)} answered, {_mmss(m.remaining_seconds())} left."
             )
-        pos = next((i.position for i in m.items if not i.answered and not i.revealed_before_answer), 0)
+        pos = m.current_position if m.current_position is not None else next(
+            (i.position for i in m.items if not i.answered and not i.revealed_before_answer), 0)
         outcome = "ended"
         with _Clock(m.deadline) as clock:
             try:
@@ -418,6 +419,7 @@ def _run(d, mock_id: int, resumed: bool) -> None:
                 console.print()
                 outcome = "quit"
         if outcome == "quit":
+            d.mocks.pause(mock_id)  # the open item stops counting time while you are away
             m = d.mocks.get(mock_id)
             if m.status == "active":
                 left = _mmss(m.remaining_seconds())

@@ -47,6 +47,7 @@ from torchdojo.grading import structure
 from torchdojo.grading.feedback import Feedback, KeyPointResult, MisconceptionResult, Span, band_of
 from torchdojo.grading.followup import choose_follow_up
 from torchdojo.grading.model import Encoder
+from torchdojo.grading.negate import reversed_terms
 from torchdojo.grading.text import STOP_WORDS, Unit, clauses, negation_count, stop_ratio, units, words
 
 
@@ -58,11 +59,13 @@ class Params:
     hi: float = 0.60  # similarity with full credit
     hit: float = 0.50  # similarity to call a key point "hit"
     contra_sim: float = 0.50  # a polarity flip only counts when the unit is this close to the point
+    swap_sim: float = 0.50  # an opposite word ("overwrites" for "accumulates") counts from this close
     mc_sim: float = 0.66  # a unit this close to a misconception's claim…
     mc_margin: float = 0.06  # …and this much closer to the claim than to its correction states it
     mc_penalty: float = 25.0
     contra_penalty: float = 12.0  # per weight unit of a contradicted key point
-    flawed_cap: int = 45  # best score when a misconception or an essential contradiction is stated
+    flawed_cap: int = 45  # best score when a misconception or enough contradictions are stated
+    cap_contradictions: int = 1  # contradicted points (any weight) that trigger flawed_cap
     stuffing_stop: float = 0.18  # share of function words below which an answer is a term list
     stuffing_cap: int = 10
     offtopic_rel: float = 0.45  # relevance (answer vs question + short answer) below this…
@@ -83,8 +86,10 @@ class KPMatch:
     weight: int
     sim: float
     unit: Unit | None
-    ref_text: str  # the clause of the point's texts closest to the matching unit
+    ref_text: str  # the clause of the point's texts closest to the answer's best leaf unit
     ref_neg: int
+    clause_sim: float = 0.0  # similarity of that clause pair
+    clause: Unit | None = None  # the answer's leaf unit (clause or unsplit sentence) of the pair
 
 
 @dataclass
@@ -96,6 +101,7 @@ class MCMatch:
     unit: Unit | None
     claim_neg: int
     corr_to_kp: list[float]  # similarity of the correction to each key point
+    clause: Unit | None = None  # the best-matching leaf unit, where polarity is read
 
 
 @dataclass
@@ -174,6 +180,7 @@ class EmbeddingGrader:
         # the answer as a whole: mean of its unit embeddings (encoding the whole text again
         # would pad every unit of the batch to the answer's length)
         whole = U.mean(0) / (np.linalg.norm(U.mean(0)) or 1.0) if us else None
+        leaf = [n for n, u in enumerate(us) if u.leaf]
         kps = []
         for k, E, (cl, CE, cneg) in zip(m.key_points, rub["kp_emb"], rub["kp_clauses"], strict=True):
             if not us:
@@ -181,8 +188,12 @@ class EmbeddingGrader:
                 continue
             S = U @ E.T
             i, j = np.unravel_index(int(S.argmax()), S.shape)
-            c = int((CE @ U[i]).argmax())  # the clause of the point this unit is about
-            kps.append(KPMatch(k.id, k.text, k.weight, float(S[i, j]), us[i], cl[c], cneg[c]))
+            # polarity is read clause against clause: the answer's leaf unit and the point's
+            # clause that match best ("it does not compute gradients" vs "step() does not …")
+            C = U[leaf] @ CE.T
+            li, lj = np.unravel_index(int(C.argmax()), C.shape)
+            lu = us[leaf[li]]
+            kps.append(KPMatch(k.id, k.text, k.weight, float(S[i, j]), us[i], cl[lj], cneg[lj], float(C[li, lj]), lu))
         mcs = []
         for n, mc in enumerate(m.misconceptions):
             if not us:
@@ -191,8 +202,9 @@ class EmbeddingGrader:
             sc = U @ rub["mc_emb"][2 * n]
             sr = U @ rub["mc_emb"][2 * n + 1]
             i = int(sc.argmax())
+            li = leaf[int(sc[leaf].argmax())]  # polarity from the best leaf unit
             mcs.append(MCMatch(mc.claim, mc.correction, float(sc[i]), float(sc[i] - sr[i]), us[i],
-                               negation_count(mc.claim), [float(x) for x in rub["corr_to_kp"][n]]))
+                               negation_count(mc.claim), [float(x) for x in rub["corr_to_kp"][n]], us[li]))
         relevance = float(max(whole @ rub["ctx_emb"][0], whole @ rub["ctx_emb"][1])) if whole is not None else 0.0
         content = [w for w in ws if w not in STOP_WORDS]
         repeat = 1 - len(set(content)) / len(content) if content else 0.0
@@ -235,26 +247,31 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
     for mc in a.mcs:
         if mc.unit is None or mc.sim < p.mc_sim or mc.margin < p.mc_margin:
             continue
-        if (negation_count(mc.unit.text) - mc.claim_neg) % 2:
-            continue
+        if (negation_count((mc.clause or mc.unit).text) - mc.claim_neg) % 2:
+            continue  # "it is not true that …" states the correction
         stated.append(mc)
 
     kpr: list[KeyPointResult] = []
     credit = total = contra_w = 0.0
     essential_contradicted = False
+    n_contra = 0
     near = 0
     for n, k in enumerate(a.kps):
         total += k.weight
         status, why = "missed", ""
-        flipped = k.unit is not None and k.sim >= p.contra_sim and \
-            (negation_count(k.unit.text) - k.ref_neg) % 2 == 1
+        flipped = k.clause is not None and k.clause_sim >= p.contra_sim and \
+            (negation_count(k.clause.text) - k.ref_neg) % 2 == 1
+        swapped = reversed_terms(words(k.ref_text), words(k.clause.text)) \
+            if k.clause is not None and k.clause_sim >= p.swap_sim else None
         by_mc = any(mc.unit is not None and (mc.unit.start, mc.unit.end) == (k.unit.start, k.unit.end)
                     and mc.corr_to_kp and mc.corr_to_kp[n] >= 0.5 for mc in stated) if k.unit else False
-        if flipped or by_mc:
+        if flipped or by_mc or swapped:
             status = "contradicted"
             why = ("the sentence that matches this point negates it" if flipped else
-                   "the sentence that matches this point states a misconception it corrects")
+                   f"the sentence that matches this point says '{swapped[1]}' where the point says '{swapped[0]}'"
+                   if swapped else "the sentence that matches this point states a misconception it corrects")
             contra_w += k.weight
+            n_contra += 1
             essential_contradicted |= k.weight == 3
         else:
             c = _ramp(k.sim, p)
@@ -265,7 +282,7 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
                 why = f"closest sentence similarity {k.sim:.2f}"
         if abs(k.sim - p.hit) < 0.05:
             near += k.weight
-        evidence = _span(k.unit) if status != "missed" else None
+        evidence = (_span(k.clause) if status == "contradicted" else _span(k.unit)) if status != "missed" else None
         kpr.append(KeyPointResult(id=k.id, text=k.text, weight=k.weight, status=status,
                                   similarity=round(k.sim, 3), evidence=evidence, why=why))
     coverage = credit / total if total else 0.0
@@ -287,7 +304,7 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
         raw = min(raw, p.vague_cap)
     if a.n_words < 8 and "keyword-stuffing" not in flags:
         flags.append("too-short")
-    if stated or essential_contradicted:
+    if stated or n_contra >= p.cap_contradictions:
         raw = min(raw, p.flawed_cap)
     s = int(round(min(100.0, max(0.0, raw))))
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 _SENT_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?])\s+|\n\s*\n|\n\s*[-*•]\s+|;\s+")
 _CLAUSE_CUT = re.compile(
     r",\s+(?=(?:but|whereas|while|so|which|and\s+then|because|since|although|though|otherwise|"
-    r"not|never|rather|instead|unlike|except)\b)|\s+(?=(?:but|whereas|rather\s+than|instead\s+of)\b)|\s+[-–—]\s+",
+    r"not|never|rather|instead|unlike|except)\b)|\s+(?=(?:but|whereas|rather\s+than|instead\s+of)\b)|\s+[-–—]\s+|:\s+",
     re.I,
 )
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.']*|\d+(?:\.\d+)?")
@@ -42,14 +42,16 @@ class Unit:
     end: int
     text: str
     sentence: int
+    leaf: bool = True  # False for a sentence that splits into clauses
 
 
 def _pieces(text: str, pattern: re.Pattern, offset: int) -> list[tuple[int, int]]:
     out, pos = [], 0
     for m in pattern.finditer(text):
         out.append((pos, m.start()))
-        pos = m.end() if m.group(0).strip() in {";", ""} or "\n" in m.group(0) or m.group(0).strip().startswith(",") \
-            or m.group(0).strip() in "-–—" else m.start()
+        cut = m.group(0).strip()
+        pos = m.end() if cut in {";", ":", ""} or "\n" in m.group(0) or cut.startswith(",") or cut in "-–—" \
+            else m.start()
     out.append((pos, len(text)))
     spans = []
     for a, b in out:
@@ -66,17 +68,23 @@ def sentences(answer: str) -> list[Unit]:
     return [Unit(a, b, answer[a:b], i) for i, (a, b) in enumerate(_pieces(answer, _SENT_END, 0)[:60])]
 
 
-def units(answer: str, min_clause_words: int = 3) -> list[Unit]:
-    """Sentences, plus the clauses of sentences that split into ≥ 2 clauses of at least
-    ``min_clause_words`` words each (sentences first, in order)."""
+def units(answer: str, min_clause_words: int = 2) -> list[Unit]:
+    """Sentences, then the clauses (of at least ``min_clause_words`` words) of sentences that
+    split. ``leaf`` is True for clauses and for sentences that do not split: the leaves are
+    where negation polarity is read."""
     sents = sentences(answer)
-    out = list(sents)
+    out: list[Unit] = []
+    extra: list[Unit] = []
     for s in sents:
         parts = _pieces(s.text, _CLAUSE_CUT, s.start)
-        if len(parts) > 1:
-            clauses = [Unit(a, b, answer[a:b], s.sentence) for a, b in parts]
-            out.extend(c for c in clauses if len(words(c.text)) >= min_clause_words)
-    return out
+        clauses = [Unit(a, b, answer[a:b], s.sentence) for a, b in parts]
+        clauses = [c for c in clauses if len(words(c.text)) >= min_clause_words]
+        if len(parts) > 1 and clauses:
+            out.append(Unit(s.start, s.end, s.text, s.sentence, leaf=False))
+            extra.extend(clauses)
+        else:
+            out.append(s)
+    return out + extra
 
 
 def words(text: str) -> list[str]:

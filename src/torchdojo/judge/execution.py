@@ -47,7 +47,9 @@ class Backend(Protocol):
     def execute(self, job: bytes, limits: Limits) -> ExecResult: ...
 
 
-def read_capped(fds: dict[int, str], cap: dict[str, int], deadline: float, proc_alive) -> tuple[dict[str, bytearray], str | None]:
+def read_capped(
+    fds: dict[int, str], cap: dict[str, int], deadline: float, proc_alive
+) -> tuple[dict[str, bytearray], str | None]:
     """Read every fd until EOF, the deadline, or a cap is passed. Returns (buffers, reason)."""
     sel = selectors.DefaultSelector()
     bufs = {name: bytearray() for name in fds.values()}
@@ -90,6 +92,40 @@ def alive(pid: int) -> bool:
         return False
 
 
+def exit_status(
+    *,
+    reason: str | None,
+    sig: int | None,
+    code: int | None,
+    cpu_seconds: float,
+    cpu_limit: float,
+    output_bytes: int,
+    has_result: bool,
+    oom: bool = False,
+) -> tuple[Status, str]:
+    """How a child ended -> (status, detail), for every backend.
+
+    ``reason`` is what the reader stopped for (``"timeout"``, ``"output:<stream>"``, None),
+    ``sig``/``code`` how the child ended, ``cpu_seconds`` its measured CPU time, ``oom`` whether
+    the memory cgroup OOM-killed it. The CPU rlimit kills with SIGKILL (soft = hard) or SIGXCPU
+    (soft < hard); rusage under-reports the scheduler's CPU time by up to a few percent, so such
+    a kill near the limit is the CPU limit. A clean exit is only ``ok`` with a result and within
+    the CPU limit."""
+    if reason == "timeout":
+        return "timeout", ""
+    if reason and reason.startswith("output:"):
+        return "output", f"the program wrote more than {output_bytes // 1024} KiB to {reason[7:]}"
+    if oom:
+        return "memory", ""
+    if sig in (signal.SIGKILL, signal.SIGXCPU) and cpu_seconds >= 0.9 * cpu_limit:
+        return "timeout", ""
+    if sig == signal.SIGXFSZ:
+        return "output", "a file passed the size limit"
+    if code == 0 and has_result:
+        return ("timeout", "") if cpu_seconds > cpu_limit else ("ok", "")
+    return "crashed", f"was killed by signal {signal.Signals(sig).name}" if sig else f"exited with status {code}"
+
+
 class LocalUnsafeBackend:
     """No isolation: a subprocess with rlimits. Only for users who opt in (``--unsafe-local``)."""
 
@@ -110,9 +146,16 @@ class LocalUnsafeBackend:
 
         t0 = time.monotonic()
         env = {"PATH": os.environ.get("PATH", "/usr/bin"), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-        proc = subprocess.Popen([sys.executable, "-m", "torchdojo.judge.runtime", str(w_res)], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(w_res,), preexec_fn=preexec,
-                                env=env, cwd="/tmp")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "torchdojo.judge.runtime", str(w_res)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(w_res,),
+            preexec_fn=preexec,
+            env=env,
+            cwd="/tmp",
+        )
         os.close(w_res)
         try:
             proc.stdin.write(job)
@@ -120,33 +163,37 @@ class LocalUnsafeBackend:
         except BrokenPipeError:
             pass
         cap = limits.output_kb * 1024
-        bufs, reason = read_capped({r_res: "result", proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"},
-                                   {"result": 256 << 20, "stdout": cap, "stderr": cap},
-                                   t0 + limits.wall_seconds + 5.0, lambda: alive(proc.pid))
+        bufs, reason = read_capped(
+            {r_res: "result", proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"},
+            {"result": 256 << 20, "stdout": cap, "stderr": cap},
+            t0 + limits.wall_seconds + 5.0,
+            lambda: alive(proc.pid),
+        )
         if reason:
             os.killpg(proc.pid, signal.SIGKILL)
         _, status, ru = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         os.close(r_res)
-        res = ExecResult("ok", cpu_seconds=ru.ru_utime + ru.ru_stime, wall_seconds=time.monotonic() - t0,
-                         peak_memory=ru.ru_maxrss * 1024, stderr=bytes(bufs["stderr"][-4000:]).decode(errors="replace"))
+        res = ExecResult(
+            "ok",
+            cpu_seconds=ru.ru_utime + ru.ru_stime,
+            wall_seconds=time.monotonic() - t0,
+            peak_memory=ru.ru_maxrss * 1024,
+            stderr=bytes(bufs["stderr"][-4000:]).decode(errors="replace"),
+        )
         if os.WIFSIGNALED(status):
             res.signal = os.WTERMSIG(status)
         else:
             res.exit_code = os.WEXITSTATUS(status)
-        if reason == "timeout":
-            res.status = "timeout"
-        elif reason and reason.startswith("output"):
-            res.status, res.detail = "output", f"the program wrote more than {limits.output_kb} KiB to {reason[7:]}"
-        elif res.signal in (signal.SIGXCPU, signal.SIGKILL) and res.cpu_seconds >= 0.9 * limits.cpu_seconds:
-            res.status = "timeout"
-        elif res.signal == signal.SIGXFSZ:
-            res.status, res.detail = "output", "a file passed the size limit"
-        elif res.exit_code == 0 and bufs["result"]:
+        res.status, res.detail = exit_status(
+            reason=reason,
+            sig=res.signal,
+            code=res.exit_code,
+            cpu_seconds=res.cpu_seconds,
+            cpu_limit=limits.cpu_seconds,
+            output_bytes=cap,
+            has_result=bool(bufs["result"]),
+        )
+        if res.status == "ok":
             res.data = bytes(bufs["result"])
-        else:
-            res.status = "crashed"
-            res.detail = f"exited with {'signal ' + signal.Signals(res.signal).name if res.signal else f'status {res.exit_code}'}"
-        if res.status == "ok" and res.cpu_seconds > limits.cpu_seconds:
-            res.status = "timeout"
         return res

@@ -50,11 +50,25 @@ templates.env.filters["duration"] = _duration
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
-    from torchdojo.web.routes import browse, challenges, home, question, review
+    from torchdojo.web.routes import browse, challenges, home, mock, question, review
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        # The answer grader loads its model in a child process (seconds; torch stays out of
+        # this process): start it now without waiting, so pages are served at once.
+        from torchdojo.grading.worker import GraderProcess
+
+        d = app.state.dojo
+        _ = d.mocks  # built here, not concurrently by two threads
+        app.state.grader = GraderProcess(d.settings, d.bank)
+        app.state.grader.start()
+        app.state.mock_grading = mock.GradingJobs(d, app.state.grader)
+        app.state.mock_grading.resume()  # mocks left in "grading" by a stopped server
         yield
+        app.state.mock_grading.close()
+        # A worker still loading its model is killed at once (nothing to lose); one that is
+        # grading gets a moment to answer (an unanswered item stays ungraded and is resumed).
+        app.state.grader.close(timeout=0 if app.state.grader.status == "loading" else 3)
         if "judge" in app.state.dojo.__dict__:  # started only if someone submitted code
             app.state.dojo.judge.close()
 
@@ -71,7 +85,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     def healthz() -> dict:
         return {"ok": True, "entries": len(app.state.dojo.bank)}
 
-    for module in (home, browse, question, review, challenges):
+    for module in (home, browse, question, review, challenges, mock):
         app.include_router(module.router)
 
     @app.exception_handler(404)

@@ -9,6 +9,9 @@ job relies on rlimits alone.
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from pathlib import Path
 
 BASE = Path("/sys/fs/cgroup")
@@ -19,25 +22,52 @@ def cgroup_name(server_pid: int) -> str:
     return f"torchdojo/server{server_pid}"
 
 
-def remove_server_cgroups(name: str, base: Path = BASE) -> None:
-    """Remove a stopped server's (empty) cgroup folders; best effort."""
+def remove_server_cgroups(name: str, base: Path = BASE, timeout: float = 2.0) -> None:
+    """Remove a stopped server's cgroup folders, killing what is left in them (an idle slot's
+    pre-forked child exits by itself when its runner dies, but may not have yet); best effort."""
+    deadline = time.monotonic() + timeout
     for ctrl in ("memory", "pids"):
         root = base / ctrl / name
         for d in sorted(root.glob("slot*"), reverse=True) if root.is_dir() else []:
-            try:
-                d.rmdir()
-            except OSError:
-                pass
+            while True:
+                try:
+                    _kill_all(d)
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.01)
         try:
             root.rmdir()
         except OSError:
             pass
 
 
+def _procs(cgroup: Path) -> list[int]:
+    return [int(p) for p in (cgroup / "cgroup.procs").read_text().split()]
+
+
+def _kill_all(cgroup: Path) -> list[int]:
+    pids = _procs(cgroup)
+    for p in pids:
+        try:
+            os.kill(p, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return pids
+
+
 class SlotCgroup:
+    """One slot's memory and pids cgroups, reused by every job of the slot: :meth:`prepare`
+    resets the counters a job is measured by (peak, failures, OOM kills) before it starts."""
+
     def __init__(self, slot: int, name: str, base: Path = BASE) -> None:
         self.mem = base / "memory" / name / f"slot{slot}"
         self.pids = base / "pids" / name / f"slot{slot}"
+        self._oom_kills_before = 0
         try:
             self.mem.mkdir(parents=True, exist_ok=True)
             self.pids.mkdir(parents=True, exist_ok=True)
@@ -57,36 +87,33 @@ class SlotCgroup:
             except OSError:
                 pass
         self._write(self.pids / "pids.max", max_pids)
+        self._oom_kills_before = self._oom_kill_count()  # the kernel's counter only ever grows
 
     def add(self, pid: int) -> None:
         self._write(self.mem / "cgroup.procs", pid)
         self._write(self.pids / "cgroup.procs", pid)
 
-    def wait_empty(self, timeout: float = 5.0) -> bool:
-        """Wait until no process is left in the slot (True), killing stragglers after ``timeout``/2."""
-        import os
-        import signal
-        import time
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            pids = [int(p) for p in (self.pids / "cgroup.procs").read_text().split()]
+    def wait_empty(self, timeout: float = 5.0, kill_after: float | None = None) -> bool:
+        """Wait until no process is left in the slot (True), killing stragglers once ``kill_after``
+        seconds (default ``timeout``/2) have passed."""
+        start = time.monotonic()
+        kill_at = start + (timeout / 2 if kill_after is None else kill_after)
+        while time.monotonic() < start + timeout:
+            pids = _kill_all(self.pids) if time.monotonic() >= kill_at else _procs(self.pids)
             if not pids:
                 return True
-            if time.monotonic() > deadline - timeout / 2:
-                for p in pids:
-                    try:
-                        os.kill(p, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
             time.sleep(0.002)
         return False
 
-    def oom_kills(self) -> int:
+    def _oom_kill_count(self) -> int:
         for line in (self.mem / "memory.oom_control").read_text().splitlines():
             if line.startswith("oom_kill "):
                 return int(line.split()[1])
         return 0
+
+    def oom_kills(self) -> int:
+        """OOM kills in this slot since :meth:`prepare` (this job's)."""
+        return self._oom_kill_count() - self._oom_kills_before
 
     def peak(self) -> int:
         return int((self.mem / "memory.max_usage_in_bytes").read_text())

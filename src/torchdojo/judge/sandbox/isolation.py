@@ -1,6 +1,8 @@
 """Layered isolation for one judge job, applied in the forked child before user code runs.
 
-Order (each layer fails closed: any error aborts the job before user code runs):
+Order (each layer fails closed: any error aborts the job before user code runs). Layers 1-2
+depend on nothing in the job, so the child applies them while its slot waits for the next job
+(:func:`enter_root`); layers 3-6 follow once the job has arrived (:func:`restrict`):
 
 1. new mount, IPC, UTS and network namespaces (the PID namespace was entered by the
    supervisor, so this process is PID 1 of its own namespace: when it exits, the kernel kills
@@ -15,7 +17,8 @@ Order (each layer fails closed: any error aborts the job before user code runs):
 4. drop to the slot's unprivileged uid/gid with no supplementary groups;
 5. ``PR_SET_NO_NEW_PRIVS`` and non-dumpable;
 6. a seccomp filter denying (EPERM) mount/namespace/keyring/io_uring/ptrace/bpf/exec/socket
-   system calls, and ``clone`` with namespace flags.
+   system calls, and ``clone`` with namespace flags. It is compiled once, in the fork server
+   (:func:`seccomp_program`), and each child loads the compiled program (:func:`load_seccomp`).
 
 Sources: namespaces(7), pivot_root(2), seccomp(2), setrlimit(2); the layering follows
 ioi/isolate and Judge0.
@@ -34,11 +37,27 @@ from pathlib import Path
 libc = ctypes.CDLL(None, use_errno=True)
 
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWUSER, CLONE_NEWCGROUP = (
-    0x00020000, 0x04000000, 0x08000000, 0x20000000, 0x40000000, 0x10000000, 0x02000000)
+    0x00020000,
+    0x04000000,
+    0x08000000,
+    0x20000000,
+    0x40000000,
+    0x10000000,
+    0x02000000,
+)
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = (
-    1, 2, 4, 8, 32, 4096, 16384, 1 << 18)
+    1,
+    2,
+    4,
+    8,
+    32,
+    4096,
+    16384,
+    1 << 18,
+)
 MNT_DETACH = 2
-PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 4, 38
+PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 4, 22, 38
+SECCOMP_MODE_FILTER = 2
 SYS_pivot_root = 155  # x86_64
 
 
@@ -57,8 +76,16 @@ def unshare(flags: int) -> None:
 
 
 def mount(src: str, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
-    _check(libc.mount(src.encode(), target.encode(), fstype.encode() if fstype else None, ctypes.c_ulong(flags),
-                      data.encode() if data else None), f"mount {target}")
+    _check(
+        libc.mount(
+            src.encode(),
+            target.encode(),
+            fstype.encode() if fstype else None,
+            ctypes.c_ulong(flags),
+            data.encode() if data else None,
+        ),
+        f"mount {target}",
+    )
 
 
 def bind_ro(src: str, target: Path) -> None:
@@ -71,6 +98,9 @@ def bind_ro(src: str, target: Path) -> None:
     mount("none", str(target), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
+SCRATCH_BYTES = 16 << 20  # the job's /tmp (a tmpfs, set up before the job is known)
+
+
 @dataclass(frozen=True)
 class JobLimits:
     cpu_seconds: int
@@ -78,7 +108,6 @@ class JobLimits:
     file_bytes: int = 16 << 20
     open_files: int = 64
     processes: int = 32
-    scratch_bytes: int = 16 << 20
 
 
 def readonly_paths() -> list[str]:
@@ -92,14 +121,17 @@ def readonly_paths() -> list[str]:
 
 
 def vm_size() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmSize:"):
-            return int(line.split()[1]) * 1024
-    return 0
+    """This process's virtual memory size in bytes (the first field of /proc/self/statm, in pages)."""
+    fd = os.open("/proc/self/statm", os.O_RDONLY)
+    try:
+        return int(os.read(fd, 256).split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    finally:
+        os.close(fd)
 
 
 def enter_root(root: str, ro_paths: list[str], scratch_bytes: int, uid: int) -> None:
-    """Namespaces (not PID: the caller already is PID 1 of a new one) and the new root."""
+    """Layers 1-2: namespaces (not PID: the caller already is PID 1 of a new one) and the new
+    root, with a ``scratch_bytes`` tmpfs at /tmp owned by ``uid``. Still root afterwards."""
     unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
     mount("none", "/", None, MS_REC | MS_PRIVATE)
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
@@ -107,7 +139,13 @@ def enter_root(root: str, ro_paths: list[str], scratch_bytes: int, uid: int) -> 
     # The scratch first: read-only paths may live under /tmp (a checkout in /tmp), and their
     # binds must then sit inside the scratch, not under a tmpfs mounted over them afterwards.
     (r / "tmp").mkdir()
-    mount("tmpfs", str(r / "tmp"), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, f"size={scratch_bytes},nr_inodes=2048,mode=0700,uid={uid},gid={uid}")
+    mount(
+        "tmpfs",
+        str(r / "tmp"),
+        "tmpfs",
+        MS_NOSUID | MS_NODEV | MS_NOEXEC,
+        f"size={scratch_bytes},nr_inodes=2048,mode=0700,uid={uid},gid={uid}",
+    )
     for p in ro_paths:
         bind_ro(p, r / p.lstrip("/"))
     for link, target in (("lib", "usr/lib"), ("lib64", "usr/lib64"), ("bin", "usr/bin")):
@@ -152,17 +190,61 @@ def drop_privileges(uid: int) -> None:
 
 
 DENIED_SYSCALLS = (
-    "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "keyctl", "add_key", "request_key",
-    "io_uring_setup", "io_uring_enter", "io_uring_register", "ptrace", "process_vm_readv", "process_vm_writev",
-    "bpf", "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module",
-    "delete_module", "reboot", "swapon", "swapoff", "settimeofday", "clock_settime", "acct", "quotactl",
-    "execve", "execveat", "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
-    "open_by_handle_at", "name_to_handle_at", "fanotify_init", "move_mount", "open_tree", "fsopen", "fsmount",
-    "fspick", "mount_setattr", "personality",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "settimeofday",
+    "clock_settime",
+    "acct",
+    "quotactl",
+    "execve",
+    "execveat",
+    "socket",
+    "socketpair",
+    "connect",
+    "bind",
+    "listen",
+    "accept",
+    "accept4",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "fanotify_init",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsmount",
+    "fspick",
+    "mount_setattr",
+    "personality",
 )
 
 
-def install_seccomp() -> None:
+def seccomp_program() -> bytes:
+    """The compiled seccomp filter (classic BPF, ``struct sock_filter`` array), built once with
+    libseccomp in the fork server; :func:`load_seccomp` installs it in each child."""
     import pyseccomp as sc
 
     f = sc.SyscallFilter(sc.ALLOW)
@@ -177,13 +259,33 @@ def install_seccomp() -> None:
     for flag in (CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWCGROUP):
         f.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")  # flags live in memory: make libc fall back to clone
-    f.load()
+    fd = os.memfd_create("seccomp")
+    try:
+        with os.fdopen(fd, "wb", closefd=False) as out:
+            f.export_bpf(out)
+        program = os.pread(fd, os.fstat(fd).st_size, 0)
+    finally:
+        os.close(fd)
+    if not program or len(program) % 8:
+        raise IsolationError(f"libseccomp exported a malformed filter ({len(program)} bytes)")
+    return program
 
 
-def isolate(root: str, ro_paths: list[str], uid: int, lim: JobLimits) -> None:
-    """Apply every layer, in order, to the calling process (PID 1 of a fresh PID namespace)."""
-    enter_root(root, ro_paths, lim.scratch_bytes, uid)
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def load_seccomp(program: bytes) -> None:
+    """Install a filter from :func:`seccomp_program` (needs ``PR_SET_NO_NEW_PRIVS`` first)."""
+    buf = ctypes.create_string_buffer(program, len(program))
+    prog = _SockFprog(len(program) // 8, ctypes.addressof(buf))
+    _check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0), "prctl(SET_SECCOMP)")
+
+
+def restrict(uid: int, lim: JobLimits, seccomp: bytes) -> None:
+    """Layers 3-6, once the job is known: rlimits, the slot's uid, no_new_privs, non-dumpable,
+    an empty environment, seccomp. After this, the process may run untrusted code."""
     set_limits(lim)
     drop_privileges(uid)
     os.environ.clear()
-    install_seccomp()
+    load_seccomp(seccomp)

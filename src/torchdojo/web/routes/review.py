@@ -23,20 +23,46 @@ def _qs(f: Filters) -> str:
     return urlencode({k: v for k, v in (("level", f.level), ("topic", f.topic), ("type", f.type)) if v})
 
 
-def _card_ctx(request: Request, f: Filters, reveal: bool, entry_id: str | None = None) -> dict:
+def _card_ctx(request: Request, f: Filters, reveal: bool, card_id: str | None = None) -> dict:
+    """The card to show: ``card_id`` (an entry id, or ``<entry>#<key point>`` for a key-point
+    card made from a mock interview) or the head of the queue."""
     d = dojo(request)
     queue = d.flashcards.queue(f)
-    if entry_id is None:
-        entry_id = queue[0] if queue else None
-    entry = d.bank.get(entry_id) if entry_id else None
-    ctx = {"f": f, "qs": _qs(f), "entry": entry, "remaining": len(queue), "reveal": reveal,
-           "shown_at": int(time.time() * 1000), "reviewed_today": _reviewed_today(d)}
+    if card_id is None:
+        card_id = queue[0] if queue else None
+    entry, kp = d.flashcards.card(card_id) if card_id else (None, None)
+    ctx = {
+        "f": f,
+        "qs": _qs(f),
+        "entry": entry,
+        "kp": kp,
+        "card_id": card_id,
+        "remaining": len(queue),
+        "reveal": reveal,
+        "shown_at": int(time.time() * 1000),
+        "reviewed_today": _reviewed_today(d),
+    }
     if entry is not None:
         ctx["m"] = entry.meta
-        ctx["status"] = d.flashcards.status(entry.id)
+        ctx["status"] = d.flashcards.status(card_id)
+        if kp is not None:
+            ctx["prompt"] = _kp_prompt(d, entry, kp)
         if reveal:
-            ctx["preview"] = d.flashcards.preview(entry.id)
+            ctx["preview"] = d.flashcards.preview(card_id)
     return ctx
+
+
+def _kp_prompt(d, entry, kp) -> str:
+    """The question a key-point card asks: a follow-up of the entry that probes this key point
+    (its text, or the linked entry's title), else a plain recall prompt."""
+    for fu in entry.meta.follow_ups:
+        if kp.id in fu.probes:
+            if fu.text:
+                return fu.text
+            ref = d.bank.get(fu.ref) if fu.ref else None
+            if ref is not None:
+                return ref.meta.title
+    return f"Recall the key point about: {entry.meta.title}"
 
 
 def _reviewed_today(d) -> int:
@@ -52,20 +78,36 @@ def review(request: Request, level: str | None = None, topic: str | None = None,
 
 
 @router.get("/review/{entry_id}/answer", response_class=HTMLResponse)
-def reveal(request: Request, entry_id: str, shown_at: int = 0, level: str | None = None,
-           topic: str | None = None, type: str | None = None):
+def reveal(
+    request: Request,
+    entry_id: str,
+    shown_at: int = 0,
+    level: str | None = None,
+    topic: str | None = None,
+    type: str | None = None,
+):
+    """``entry_id`` is a card id: an entry id or ``<entry>#<key point>`` (URL-encoded '#')."""
     f = filters(level, topic, type)
-    if dojo(request).bank.get(entry_id) is None:
-        raise HTTPException(404, f"There is no question with id '{entry_id}'.")
-    ctx = _card_ctx(request, f, reveal=True, entry_id=entry_id)
+    try:
+        dojo(request).flashcards.card(entry_id)
+    except UnknownEntryError as e:
+        raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
+    ctx = _card_ctx(request, f, reveal=True, card_id=entry_id)
     ctx["shown_at"] = shown_at or ctx["shown_at"]
     name = "partials/card.html" if is_htmx(request) else "review.html"
     return templates.TemplateResponse(request, name, ctx)
 
 
 @router.post("/review/{entry_id}", response_class=HTMLResponse)
-def rate(request: Request, entry_id: str, rating: str = Form(...), shown_at: int = Form(0),
-         level: str | None = Form(None), topic: str | None = Form(None), type: str | None = Form(None)):
+def rate(
+    request: Request,
+    entry_id: str,
+    rating: str = Form(...),
+    shown_at: int = Form(0),
+    level: str | None = Form(None),
+    topic: str | None = Form(None),
+    type: str | None = Form(None),
+):
     f = filters(level, topic, type)
     if rating.lower() not in RATINGS:
         raise HTTPException(422, f"Unknown rating '{rating}': use again, hard, good or easy.")

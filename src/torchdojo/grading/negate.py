@@ -1,0 +1,100 @@
+"""Flip the polarity of a short clause: the counterfactual the grader compares against.
+
+"X does not copy" → "X does copy"; "no graph is recorded" → "a graph is recorded";
+"X copies" → "it is not true that X copies". The grader embeds the flipped clause and asks
+whether the flipped version is *closer* to the rubric's point than the candidate's own words:
+if so, the candidate most likely said the opposite of the point. Word lists, not a parser.
+"""
+
+from __future__ import annotations
+
+import re
+
+_REMOVE = [
+    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|should|would|could|will|must)\s*n[o']t\b", re.I), r"\1"),
+    (re.compile(r"\b(ca)n't\b|\bcannot\b", re.I), "can"),
+    (re.compile(r"\bwon't\b", re.I), "will"),
+    (re.compile(r"\bnever\b", re.I), "always"),
+    (re.compile(r"\bnothing\b", re.I), "something"),
+    (re.compile(r"\bnone\b", re.I), "all"),
+    (re.compile(r"\bwithout\b", re.I), "with"),
+    (re.compile(r"\bno\b", re.I), "a"),
+    (re.compile(r"\bnot\s+", re.I), ""),
+]
+_AUX = re.compile(r"\b(is|are|was|were|does|do|did|can|will|should|must|has|have|would|could)\b", re.I)
+
+
+def negate(clause: str) -> str:
+    """The clause with its first negation removed, or with one added when it has none."""
+    for pat, rep in _REMOVE:
+        out, n = pat.subn(rep, clause, count=1)
+        if n:
+            return out
+    out, n = _AUX.subn(lambda m: m.group(0) + " not", clause, count=1)
+    if n:
+        return out
+    return "It is not true that " + clause[:1].lower() + clause[1:]
+
+
+#: Opposites that reverse a claim about PyTorch without a "not": each group's words are
+#: interchangeable, and the two groups of a pair are opposites.
+ANTONYMS: list[tuple[frozenset[str], frozenset[str]]] = [
+    (frozenset(a.split()), frozenset(b.split()))
+    for a, b in [
+        ("reverse reverse-mode", "forward-mode"),
+        ("accumulate accumulates accumulated accumulating adds added summed", "overwrite overwrites overwritten "
+         "overwriting replace replaces replaced replacing resets"),
+        ("view views alias aliases", "copy copies copied copying"),
+        ("share shares shared sharing", "copy copies copied allocates"),
+        ("always", "never sometimes"),
+        ("before", "after"),
+        ("increase increases increasing increased rises rising grows growing", "decrease decreases decreasing "
+         "decreased falls falling drops dropping shrinks shrinking"),
+        ("more", "less fewer"),
+        ("larger bigger higher greater", "smaller lower less"),
+        ("faster quicker", "slower"),
+        ("true", "false"),
+        ("enable enables enabled", "disable disables disabled"),
+        ("leaf leaves", "non-leaf intermediate"),
+        ("contiguous", "non-contiguous"),
+        ("deterministic reproducible", "nondeterministic non-deterministic random"),
+        ("synchronous blocking", "asynchronous non-blocking async"),
+        ("per-tensor per-parameter local", "global"),
+        ("first", "last"),
+        ("left leftmost leading", "right rightmost trailing"),
+        ("exact exactly", "approximate approximately approximation"),
+        ("keeps kept keep retains retained", "frees freed discards discarded releases released drops"),
+        ("dense", "sparse"),
+        ("static", "dynamic"),
+        ("same identical", "different"),
+        ("independent", "shared"),
+        ("required mandatory", "optional"),
+        ("includes include included", "excludes exclude excluded skips skipped ignores ignored"),
+        ("ascending", "descending"),
+        ("biased", "unbiased"),
+        ("stable", "unstable"),
+        ("cheap cheaper", "expensive costly"),
+        ("safe", "unsafe"),
+        ("minimum min", "maximum max"),
+        ("inside within", "outside"),
+        ("new fresh", "existing"),
+        ("train training", "eval evaluation inference"),
+        ("on", "off"),
+        ("one once single", "twice multiple every each"),
+        ("rows row", "columns column"),
+        ("sum", "mean average"),
+    ]
+]
+
+
+def reversed_terms(point: list[str], said: list[str]) -> tuple[str, str] | None:
+    """A word of ``point`` whose opposite is in ``said`` (and not the word itself), if any:
+    ("accumulates", "overwrites") for "grad accumulates" vs "backward overwrites .grad"."""
+    p, s = set(point), set(said)
+    for a, b in ANTONYMS:
+        for x, y in ((a, b), (b, a)):
+            hit_p = x & p
+            hit_s = y & s
+            if hit_p and hit_s and not (x & s) and not (y & p):
+                return next(iter(hit_p)), next(iter(hit_s))
+    return None

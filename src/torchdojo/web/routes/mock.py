@@ -1,0 +1,682 @@
+"""Mock interviews in the browser: set-up, the timed item page, finishing, grading, the report.
+
+Every page calls :class:`torchdojo.practice.mock.MockInterviews` (``dojo.mocks``) and nothing
+else decides: the server's deadline drives the countdown, ``open_item`` on each GET measures the
+time per item, every write goes through the core (which refuses it past the deadline with
+:class:`~torchdojo.practice.mock.TimeUp`). Works without JavaScript: every action is a button of
+the one answer form (``formaction``), so the typed answer is saved with whatever the button does;
+``static/mock.js`` adds the ticking countdown, debounced autosave, confirmations and shortcuts.
+
+Grading never runs in a request handler: :class:`GradingJobs` grades finished mocks one at a time
+in a background thread through the app's :class:`~torchdojo.grading.worker.GraderProcess` (the
+web process never imports torch); the report page polls until it is done.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
+
+from torchdojo.bank.taxonomy import QUESTION_TYPES, TOPICS
+from torchdojo.grading.feedback import BANDS, Feedback, band_of
+from torchdojo.practice.mock import BLUEPRINTS, Locked, Mock, MockConfig, MockError, TimeUp
+from torchdojo.web.app import templates
+from torchdojo.web.routes.deps import dojo, is_htmx
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+
+#: Messages an item page can show after a redirect (``?msg=``); never reflect free text.
+MESSAGES = {
+    "saved": "Saved.",
+    "locked": "The model answer was shown before you answered, so this item stays unanswered.",
+    "flagged": "Flag updated.",
+}
+#: Seconds before a failed grading run is tried again (the report page polls every 2 s).
+RETRY_SECONDS = 30.0
+
+
+# -- background grading --------------------------------------------------------------------------
+
+
+class GradingStopped(Exception):
+    """The app is shutting down: stop grading without storing anything for the current item."""
+
+
+class _AppGrader:
+    """The grader process as :meth:`MockInterviews.grade` sees it. Once the app is stopping it
+    raises instead of returning the 'grader closed' feedback, so an interrupted item stays
+    ungraded and is resumed at the next start instead of being stored as failed."""
+
+    def __init__(self, jobs: GradingJobs) -> None:
+        self.jobs = jobs
+        self.name = getattr(jobs.grader, "name", "grader")
+
+    def grade(self, entry, answer: str) -> Feedback:
+        if self.jobs.stopping.is_set():
+            raise GradingStopped
+        fb = self.jobs.grader.grade(entry, answer)
+        if self.jobs.stopping.is_set() and fb.error:
+            raise GradingStopped
+        return fb
+
+
+class GradingJobs:
+    """Grades ended mocks in one background thread (one mock at a time) through ``grader``.
+
+    ``progress[mock_id]`` = (items graded, items to grade) of the current run, in memory;
+    ``errors[mock_id]`` = (when, message) of a run that raised (retried after
+    :data:`RETRY_SECONDS`). Nothing here blocks a caller: :meth:`ensure` only queues.
+    """
+
+    def __init__(self, d, grader) -> None:
+        self.dojo, self.grader = d, grader
+        self.progress: dict[int, tuple[int, int]] = {}
+        self.errors: dict[int, tuple[float, str]] = {}
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._queued: set[int] = set()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mock-grading")
+
+    @property
+    def status(self) -> str:
+        return self.grader.status if self.grader is not None else "stopped"
+
+    def ensure(self, mock_id: int) -> None:
+        """Queue the grading of ``mock_id`` unless it is queued, running, or failed moments ago."""
+        with self._lock:
+            if self.stopping.is_set() or mock_id in self._queued:
+                return
+            err = self.errors.get(mock_id)
+            if err and time.monotonic() - err[0] < RETRY_SECONDS:
+                return
+            self._queued.add(mock_id)
+        try:
+            self._pool.submit(self._run, mock_id)
+        except RuntimeError:  # shut down meanwhile: resumed at the next start
+            with self._lock:
+                self._queued.discard(mock_id)
+
+    def busy(self, mock_id: int) -> bool:
+        """True while ``mock_id`` is queued or being graded."""
+        with self._lock:
+            return mock_id in self._queued
+
+    def retry(self, mock_id: int) -> None:
+        """Grade ``mock_id`` again now (answers whose grading failed are retried by the core)."""
+        with self._lock:
+            self.errors.pop(mock_id, None)
+        self.ensure(mock_id)
+
+    def resume(self) -> None:
+        """In the background: grade every mock left in ``grading`` (the server may have been
+        stopped mid-grading) and end any whose time ran out while the server was down."""
+        if not self.stopping.is_set():
+            self._pool.submit(self._resume)
+
+    def _resume(self) -> None:
+        try:
+            for m in self.dojo.mocks.list():
+                if m.status == "grading":
+                    self.ensure(m.id)
+        except Exception:
+            log.exception("resuming mock grading failed")
+
+    def _run(self, mock_id: int) -> None:
+        try:
+            if self.stopping.is_set():
+                return
+
+            def progress(done: int, total: int) -> None:
+                self.progress[mock_id] = (done, total)
+
+            self.dojo.mocks.grade(mock_id, _AppGrader(self), progress=progress)
+            self.errors.pop(mock_id, None)
+        except GradingStopped:
+            pass
+        except Exception as e:  # keep the thread alive; the report says grading failed and retries
+            log.exception("grading mock %s failed", mock_id)
+            self.errors[mock_id] = (time.monotonic(), f"{type(e).__name__}: {e}")
+        finally:
+            with self._lock:
+                self._queued.discard(mock_id)
+            self.progress.pop(mock_id, None)
+
+    def close(self) -> None:
+        """Stop taking work; the running item (if any) is abandoned, not stored."""
+        self.stopping.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _jobs(request: Request) -> GradingJobs | None:
+    return getattr(request.app.state, "mock_grading", None)
+
+
+def _ensure_grading(request: Request, m: Mock) -> None:
+    jobs = _jobs(request)
+    if jobs is not None and m.status == "grading":
+        jobs.ensure(m.id)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _mock(request: Request, mock_id: int) -> Mock:
+    try:
+        return dojo(request).mocks.get(mock_id)
+    except MockError as e:
+        raise HTTPException(404, f"There is no mock interview #{mock_id}. Start one at /mock.") from e
+
+
+def _index(m: Mock, pos: int) -> int:
+    """1-based URL position → 0-based item index; 404 when out of range."""
+    if not 1 <= pos <= len(m.items):
+        raise HTTPException(404, f"Mock interview #{m.id} has {len(m.items)} items; there is no item {pos}.")
+    return pos - 1
+
+
+def _report_url(mock_id: int, timeup: bool = False) -> str:
+    return f"/mock/{mock_id}/report" + ("?timeup=1" if timeup else "")
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def _ended(request: Request, mock_id: int) -> Response:
+    """The answer to any write once the interview is over: go to the report (HTMX: HX-Redirect)."""
+    m = dojo(request).mocks.get(mock_id)
+    _ensure_grading(request, m)
+    url = _report_url(mock_id, timeup=m.end_reason == "time-out")
+    if is_htmx(request):
+        msg = "Time is up." if m.end_reason == "time-out" else "This interview has ended."
+        return HTMLResponse(
+            f'<span class="save-status warn" role="status">{msg} Opening the report…</span>',
+            headers={"HX-Redirect": url},
+        )
+    return _redirect(url)
+
+
+def _save_if_changed(request: Request, m: Mock, idx: int, answer: str | None) -> None:
+    """Save ``answer`` for item ``idx`` if it was posted and differs from what is stored (a
+    challenge's untouched starter code is not an answer). Raises TimeUp / Locked / MockError."""
+    if answer is None:
+        return
+    d = dojo(request)
+    item = m.items[idx]
+    if answer == item.answer:
+        return
+    if item.kind == "challenge" and not item.answer:
+        ch = d.challenges.get(item.ref_id)
+        if ch is not None and answer.strip() == ch.starter.strip():
+            return
+    d.mocks.save_answer(m.id, idx, answer)
+
+
+def _first_unanswered(m: Mock) -> int:
+    return next((i.position + 1 for i in m.items if not i.answered and not i.revealed_before_answer), 1)
+
+
+def _fmt_seconds(s: float) -> str:
+    s = max(0, int(s))
+    h, rest = divmod(s, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if h else f"{rest // 60}:{rest % 60:02d}"
+
+
+def _fmt_ms(ms: int) -> str:
+    return _fmt_seconds(round(ms / 1000))
+
+
+templates.env.filters["mmss"] = _fmt_seconds
+templates.env.filters["ms_mmss"] = _fmt_ms
+
+
+# -- set-up --------------------------------------------------------------------------------------
+
+
+def _setup_ctx(request: Request, error: str | None = None, form: dict | None = None) -> dict:
+    d = dojo(request)
+    mocks = d.mocks.list()
+    blueprints = []
+    for bp in BLUEPRINTS.values():
+        n = max(2, min(15, round(bp.minutes / bp.minutes_per_item)))
+        blueprints.append({"bp": bp, "n_items": n})
+    return {
+        "blueprints": blueprints,
+        "mocks": mocks,
+        "active": next((m for m in mocks if m.status == "active"), None),
+        "error": error,
+        "form": form or {"level": "junior", "topics": [], "types": [], "use_judge": True},
+        "topics": TOPICS,
+        "types": QUESTION_TYPES,
+        "grader_status": _grader_status(request),
+    }
+
+
+@router.get("/mock", response_class=HTMLResponse)
+def setup(request: Request):
+    return templates.TemplateResponse(request, "mock_setup.html", _setup_ctx(request))
+
+
+@router.get("/mock/grader-status")
+def grader_status(request: Request) -> JSONResponse:
+    """The answer grader's state (``stopped``/``loading``/``ready``/``failed: …``) and the
+    progress of mocks being graded, as JSON. Never waits."""
+    jobs = _jobs(request)
+    progress = {str(k): list(v) for k, v in (jobs.progress.items() if jobs else [])}
+    return JSONResponse({"status": _grader_status(request), "grading": progress})
+
+
+def _grader_status(request: Request) -> str:
+    jobs = _jobs(request)
+    return jobs.status if jobs is not None else "stopped"
+
+
+def _number(raw: str, what: str, cast=int):
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    try:
+        return cast(raw)
+    except ValueError:
+        raise MockError(f"{what} must be a number, not '{raw}'") from None
+
+
+@router.post("/mock", response_class=HTMLResponse)
+def start(
+    request: Request,
+    level: str = Form("junior"),
+    minutes: str = Form(""),
+    topics: Annotated[list[str] | None, Form()] = None,
+    types: Annotated[list[str] | None, Form()] = None,
+    per_item_minutes: str = Form(""),
+    use_judge: str | None = Form(None),
+):
+    topics, types = topics or [], types or []
+    form = {
+        "level": level,
+        "minutes": minutes,
+        "topics": topics,
+        "types": types,
+        "per_item_minutes": per_item_minutes,
+        "use_judge": bool(use_judge),
+    }
+    try:
+        per_item = _number(per_item_minutes, "the per-question countdown", float)
+        if per_item is not None and not 0.5 <= per_item <= 60:
+            raise MockError("the per-question countdown must be between 0.5 and 60 minutes")
+        cfg = MockConfig(
+            level=level,
+            minutes=_number(minutes, "the duration"),
+            topics=tuple(topics) or None,
+            types=tuple(types) or None,
+            per_item_minutes=per_item,
+            use_judge=bool(use_judge),
+        )
+        m = dojo(request).mocks.start(cfg)
+    except MockError as e:
+        return templates.TemplateResponse(
+            request, "mock_setup.html", _setup_ctx(request, str(e), form), status_code=422
+        )
+    return _redirect(f"/mock/{m.id}/1")
+
+
+@router.get("/mock/{mock_id}", response_class=HTMLResponse)
+def resume(request: Request, mock_id: int):
+    m = _mock(request, mock_id)
+    if m.status != "active":
+        return _redirect(_report_url(m.id))
+    return _redirect(f"/mock/{m.id}/{_first_unanswered(m)}")
+
+
+# -- the report (declared before /mock/{id}/{pos}: "report" is not a position) ------------------
+
+
+def highlight(answer: str, fb: Feedback) -> Markup:
+    """The answer as HTML with the evidence spans marked: ``<mark class="hit">`` for key points
+    the answer makes, ``<mark class="wrong">`` for contradicted points and stated misconceptions.
+    Spans are character offsets into ``answer``; overlapping spans are split into pieces, every
+    piece of text is escaped."""
+    spans: list[tuple[int, int, str, str]] = []
+    for k in fb.key_points:
+        if k.evidence is not None and k.status in ("hit", "contradicted"):
+            spans.append(
+                (
+                    k.evidence.start,
+                    k.evidence.end,
+                    "hit" if k.status == "hit" else "wrong",
+                    f"{'Key point' if k.status == 'hit' else 'Contradicts'}: {k.text}",
+                )
+            )
+    for mc in fb.misconceptions:
+        if mc.evidence is not None:
+            spans.append((mc.evidence.start, mc.evidence.end, "wrong", f"Misconception: {mc.claim}"))
+    n = len(answer)
+    spans = [(max(0, a), min(n, b), c, t) for a, b, c, t in spans if min(n, b) > max(0, a)]
+    cuts = sorted({0, n, *(a for a, *_ in spans), *(b for _, b, *_ in spans)})
+    pieces: list[tuple[int, int, tuple]] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        cover = tuple(s for s in spans if s[0] <= a and b <= s[1])
+        if pieces and pieces[-1][2] == cover:
+            pieces[-1] = (pieces[-1][0], b, cover)
+        else:
+            pieces.append((a, b, cover))
+    out = []
+    for a, b, cover in pieces:
+        text = escape(answer[a:b])
+        if not cover:
+            out.append(str(text))
+            continue
+        cls = "wrong" if any(c == "wrong" for _, _, c, _ in cover) else "hit"
+        title = escape(" · ".join(dict.fromkeys(t for *_, t in cover)))
+        out.append(f'<mark class="{cls}" title="{title}">{text}</mark>')
+    return Markup("".join(out))
+
+
+def _item_view(d, item) -> dict[str, Any]:
+    """What the report shows for one item: score text, feedback, highlighted answer."""
+    view: dict[str, Any] = {
+        "item": item,
+        "fb": None,
+        "code": None,
+        "graded": False,
+        "error": None,
+        "entry": d.bank.get(item.ref_id) if item.kind == "question" else None,
+    }
+    fbd = item.feedback or {}
+    if item.answered and fbd.get("error"):  # grading failed: never shown as a score
+        view["error"] = fbd["error"]
+        view["score_text"] = f"not graded: {fbd['error']}"
+    elif item.score is None:
+        view["score_text"] = "grading…"
+    elif not item.answered:
+        view["score_text"], view["graded"] = "0 · unanswered", True
+    elif item.kind == "challenge":
+        view["code"] = fbd
+        view["score_text"], view["graded"] = str(item.score), True
+    else:
+        fb = Feedback.model_validate(fbd)
+        view["fb"], view["graded"] = fb, True
+        view["score_text"] = "uncertain" if fb.uncertain else str(item.score)
+        view["band"] = BANDS[fb.band]
+    if item.kind == "question" and item.answered:
+        view["highlighted"] = escape(item.answer)
+        if view["fb"] is not None:
+            view["highlighted"] = highlight(item.answer, view["fb"])
+    return view
+
+
+def _chart(data: dict[str, float], names: dict | None = None) -> list[tuple[str, float, str]]:
+    """[(label, score, band name)] sorted by label order given."""
+    return [((names or {}).get(k, k) or "—", v, BANDS[band_of(round(v))]) for k, v in data.items()]
+
+
+def _report_ctx(request: Request, m: Mock, timeup: bool) -> dict:
+    d = dojo(request)
+    r = d.mocks.report(m.id)
+    jobs = _jobs(request)
+    ctx: dict[str, Any] = {
+        "m": r.mock,
+        "r": r,
+        "timeup": timeup and r.mock.end_reason == "time-out",
+        "grader_status": _grader_status(request),
+    }
+    if r.mock.status == "grading" or (jobs is not None and jobs.busy(m.id)):
+        done = sum(i.score is not None or bool((i.feedback or {}).get("error")) for i in r.mock.items)
+        ctx["done"], ctx["total"] = done, len(r.mock.items)
+        if jobs is not None and m.id in jobs.progress:
+            run_done, run_total = jobs.progress[m.id]
+            ctx["done"] = len(r.mock.items) - run_total + run_done
+        err = jobs.errors.get(m.id) if jobs is not None else None
+        ctx["grading_error"] = err[1] if err else None
+        return ctx
+    views = [_item_view(d, i) for i in r.mock.items]
+    order = {lv: i for i, lv in enumerate(("junior", "mid", "senior"))}
+    ctx.update(
+        {
+            "views": views,
+            "regradable": [v for v in views if v["error"] and v["item"].score is None],
+            "uncertain": [v for v in views if v["fb"] is not None and v["fb"].uncertain and not v["error"]],
+            "by_topic": _chart(dict(sorted(r.by_topic.items(), key=lambda kv: kv[1])), TOPICS),
+            "by_level": _chart(dict(sorted(r.by_level.items(), key=lambda kv: order.get(kv[0], 9)))),
+            "by_type": _chart(r.by_type),
+            "history": r.history[-12:],
+        }
+    )
+    return ctx
+
+
+@router.get("/mock/{mock_id}/report", response_class=HTMLResponse)
+def report(request: Request, mock_id: int, timeup: int = 0):
+    m = _mock(request, mock_id)  # ends it first if its time ran out
+    if m.status == "active":
+        return _redirect(f"/mock/{m.id}/{_first_unanswered(m)}")
+    _ensure_grading(request, m)
+    ctx = _report_ctx(request, m, bool(timeup))
+    name = "partials/mock_report.html" if is_htmx(request) else "mock_report.html"
+    return templates.TemplateResponse(request, name, ctx)
+
+
+# -- the item page -------------------------------------------------------------------------------
+
+
+def _item_ctx(request: Request, m: Mock, idx: int, msg: str = "", run: dict | None = None) -> dict:
+    d = dojo(request)
+    item = m.items[idx]
+    now = datetime.now(UTC)
+    ctx: dict[str, Any] = {
+        "m": m,
+        "item": item,
+        "pos": idx + 1,
+        "n": len(m.items),
+        "msg": MESSAGES.get(msg, ""),
+        "remaining_ms": max(0, int((m.deadline - now).total_seconds() * 1000)),
+        "entry": None,
+        "ch": None,
+        "run": run,
+        "code": item.answer,
+    }
+    per_item = m.config.get("per_item_minutes")
+    ctx["item_remaining_ms"] = None if not per_item else int(per_item * 60_000 - item.time_spent_ms)
+    if item.kind == "challenge":
+        ch = d.challenges.get(item.ref_id)
+        ctx["ch"] = ch
+        if ch is not None and not item.answer:
+            ctx["code"] = ch.starter
+    else:
+        ctx["entry"] = d.bank.get(item.ref_id)
+    return ctx
+
+
+def _item_page(
+    request: Request, m: Mock, idx: int, msg: str = "", run: dict | None = None, status_code: int = 200
+) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request, "mock_item.html", _item_ctx(request, m, idx, msg, run), status_code=status_code
+    )
+
+
+@router.get("/mock/{mock_id}/{pos}", response_class=HTMLResponse)
+def item_page(request: Request, mock_id: int, pos: int, msg: str = ""):
+    d = dojo(request)
+    m = _mock(request, mock_id)
+    if m.status != "active":
+        _ensure_grading(request, m)
+        return _redirect(_report_url(m.id, timeup=m.end_reason == "time-out"))
+    idx = _index(m, pos)
+    try:
+        d.mocks.open_item(m.id, idx)
+    except (TimeUp, Locked):
+        return _ended(request, m.id)
+    return _item_page(request, d.mocks.get(m.id), idx, msg)
+
+
+def _go(m: Mock, go: str) -> int | None:
+    try:
+        g = int(go)
+    except (TypeError, ValueError):
+        return None
+    return g if 1 <= g <= len(m.items) else None
+
+
+@router.post("/mock/{mock_id}/{pos}/answer", response_class=HTMLResponse)
+def save(request: Request, mock_id: int, pos: int, answer: str = Form(""), go: str = Form("")):
+    """Autosave (mock.js, HTMX-style: returns the status fragment) or the no-JS Save / Previous /
+    Next buttons (save, then 303 to the item ``go`` or back to this one)."""
+    m = _mock(request, mock_id)
+    idx = _index(m, pos)
+    target = _go(m, go)
+    try:
+        if m.status != "active":
+            raise Locked("this interview has ended")
+        _save_if_changed(request, m, idx, answer)
+    except TimeUp:
+        return _ended(request, mock_id)
+    except Locked as e:
+        if dojo(request).mocks.get(mock_id).status != "active":
+            return _ended(request, mock_id)
+        if is_htmx(request):
+            return templates.TemplateResponse(request, "partials/mock_status.html", {"error": str(e)}, status_code=409)
+        return _redirect(f"/mock/{mock_id}/{target or pos}" + ("" if target else "?msg=locked"))
+    except MockError as e:
+        if is_htmx(request):
+            return templates.TemplateResponse(request, "partials/mock_status.html", {"error": str(e)}, status_code=422)
+        raise HTTPException(422, str(e)) from e
+    if is_htmx(request):
+        return templates.TemplateResponse(
+            request, "partials/mock_status.html", {"saved_at": datetime.now().strftime("%H:%M:%S")}
+        )
+    return _redirect(f"/mock/{mock_id}/{target}" if target else f"/mock/{mock_id}/{pos}?msg=saved")
+
+
+@router.post("/mock/{mock_id}/{pos}/flag", response_class=HTMLResponse)
+def flag(request: Request, mock_id: int, pos: int, flagged: str = Form("1"), answer: str | None = Form(None)):
+    d = dojo(request)
+    m = _mock(request, mock_id)
+    idx = _index(m, pos)
+    try:
+        if m.status != "active":
+            raise Locked("this interview has ended")
+        try:
+            _save_if_changed(request, m, idx, answer)
+        except Locked:
+            pass  # a locked answer does not stop flagging
+        d.mocks.set_flag(m.id, idx, flagged == "1")
+    except (TimeUp, Locked):
+        return _ended(request, mock_id)
+    if is_htmx(request):
+        m = d.mocks.get(m.id)
+        return templates.TemplateResponse(
+            request, "partials/mock_flag.html", {"m": m, "item": m.items[idx], "pos": pos, "oob": True}
+        )
+    return _redirect(f"/mock/{mock_id}/{pos}?msg=flagged")
+
+
+@router.post("/mock/{mock_id}/{pos}/reveal", response_class=HTMLResponse)
+def reveal(request: Request, mock_id: int, pos: int, answer: str | None = Form(None), confirm: str = Form("0")):
+    """Show the model answer. An unanswered item needs confirmation first (it is then recorded as
+    revealed before answering and locked); without JS the confirmation is a page."""
+    d = dojo(request)
+    m = _mock(request, mock_id)
+    idx = _index(m, pos)
+    try:
+        if m.status != "active":
+            raise Locked("this interview has ended")
+        try:
+            _save_if_changed(request, m, idx, answer)
+        except Locked:
+            pass
+        item = d.mocks.get(m.id).items[idx]
+        if item.kind != "question":
+            raise HTTPException(400, "Coding items have no model answer to reveal during the interview.")
+        if not item.answered and not item.revealed and confirm != "1":
+            return templates.TemplateResponse(
+                request, "mock_confirm.html", {"m": m, "item": item, "pos": pos, "what": "reveal"}
+            )
+        d.mocks.reveal(m.id, idx)
+    except (TimeUp, Locked):
+        return _ended(request, mock_id)
+    return _redirect(f"/mock/{mock_id}/{pos}#model-answer")
+
+
+@router.post("/mock/{mock_id}/{pos}/run", response_class=HTMLResponse)
+def run(request: Request, mock_id: int, pos: int, answer: str = Form("")):
+    """Save the code, then run the challenge's public tests in the judge (the challenge page's
+    machinery: ``JudgeService.submit`` in run mode); returns the verdict table."""
+    from torchdojo.judge.sandbox.backend import SandboxUnavailable
+
+    d = dojo(request)
+    m = _mock(request, mock_id)
+    idx = _index(m, pos)
+    item = m.items[idx]
+    if item.kind != "challenge" or item.ref_id not in d.challenges:
+        raise HTTPException(400, "Only coding items can run tests.")
+    try:
+        if m.status != "active":
+            raise Locked("this interview has ended")
+        _save_if_changed(request, m, idx, answer)
+    except (TimeUp, Locked):
+        return _ended(request, mock_id)
+    code = answer or d.challenges[item.ref_id].starter
+    if len(code) > 100_000:
+        raise HTTPException(413, "The code is over 100,000 characters.")
+    try:
+        sid, rep = d.judge.submit(item.ref_id, code, "run")
+        ctx: dict[str, Any] = {"rep": rep.to_dict(), "sid": sid, "ch": d.challenges[item.ref_id]}
+    except SandboxUnavailable as e:
+        ctx = {"error": f"Refusing to judge: {e}"}
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/report.html", ctx)
+    return _item_page(request, d.mocks.get(m.id), idx, run=ctx)
+
+
+@router.post("/mock/{mock_id}/finish", response_class=HTMLResponse)
+def finish(
+    request: Request, mock_id: int, answer: str | None = Form(None), pos: str = Form(""), confirm: str = Form("0")
+):
+    """End the interview (saving the posted answer first) and start grading; asks for
+    confirmation (a page without JS) when items are unanswered."""
+    d = dojo(request)
+    m = _mock(request, mock_id)
+    idx = (_go(m, pos) or 0) - 1
+    if m.status == "active":
+        try:
+            if idx >= 0:
+                try:
+                    _save_if_changed(request, m, idx, answer)
+                except Locked:
+                    pass
+            m = d.mocks.get(mock_id)
+            unanswered = [i for i in m.items if not i.answered]
+            if m.status == "active" and unanswered and confirm != "1":
+                return templates.TemplateResponse(
+                    request,
+                    "mock_confirm.html",
+                    {"m": m, "pos": idx + 1 if idx >= 0 else 1, "what": "finish", "unanswered": unanswered},
+                )
+            m = d.mocks.finish(mock_id)
+        except TimeUp:
+            m = d.mocks.get(mock_id)
+    _ensure_grading(request, m)
+    return _redirect(_report_url(mock_id, timeup=m.end_reason == "time-out"))
+
+
+@router.post("/mock/{mock_id}/regrade", response_class=HTMLResponse)
+def regrade(request: Request, mock_id: int):
+    """Grade the answers whose grading failed again (in the background), then show the report."""
+    m = _mock(request, mock_id)
+    if m.status == "active":
+        return _redirect(f"/mock/{m.id}/{_first_unanswered(m)}")
+    jobs = _jobs(request)
+    if jobs is None:
+        raise HTTPException(503, "The answer grader is not running in this app.")
+    jobs.retry(m.id)
+    return _redirect(_report_url(m.id))
