@@ -437,7 +437,7 @@ def _run(d, mock_id: int, resumed: bool) -> None:
                     border_style="red",
                 )
             )
-            d.mocks.expire(mock_id, max(datetime.now(UTC), m.deadline))
+            d.mocks.finish(mock_id, max(datetime.now(UTC), m.deadline))  # past the deadline: a time-out
         else:  # ended elsewhere (the web face submitted it)
             console.print("This interview was submitted elsewhere.")
     _grade(d, mock_id)

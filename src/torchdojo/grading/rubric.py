@@ -47,7 +47,7 @@ from torchdojo.grading import structure
 from torchdojo.grading.feedback import Feedback, KeyPointResult, MisconceptionResult, Span, band_of
 from torchdojo.grading.followup import choose_follow_up
 from torchdojo.grading.model import Encoder
-from torchdojo.grading.negate import reversed_terms
+from torchdojo.grading.opposites import reversed_terms
 from torchdojo.grading.text import STOP_WORDS, Unit, clauses, negation_count, stop_ratio, units, words
 
 
@@ -55,17 +55,17 @@ from torchdojo.grading.text import STOP_WORDS, Unit, clauses, negation_count, st
 class Params:
     """Calibrated thresholds (cosine similarities in [-1, 1]; scores 0–100)."""
 
-    lo: float = 0.33  # similarity with no credit
-    hi: float = 0.60  # similarity with full credit
+    lo: float = 0.35  # similarity with no credit
+    hi: float = 0.70  # similarity with full credit
     hit: float = 0.50  # similarity to call a key point "hit"
-    contra_sim: float = 0.50  # a polarity flip only counts when the unit is this close to the point
+    contra_sim: float = 0.60  # a polarity flip only counts when the unit is this close to the point
     swap_sim: float = 0.50  # an opposite word ("overwrites" for "accumulates") counts from this close
-    mc_sim: float = 0.66  # a unit this close to a misconception's claim…
-    mc_margin: float = 0.06  # …and this much closer to the claim than to its correction states it
+    mc_sim: float = 0.85  # a unit this close to a misconception's claim…
+    mc_margin: float = 0.04  # …and this much closer to the claim than to its correction states it
     mc_penalty: float = 25.0
-    contra_penalty: float = 12.0  # per weight unit of a contradicted key point
+    contra_penalty: float = 4.0  # per weight unit of a contradicted key point
     flawed_cap: int = 45  # best score when a misconception or enough contradictions are stated
-    cap_contradictions: int = 1  # contradicted points (any weight) that trigger flawed_cap
+    cap_contradictions: int = 2  # contradicted points (any weight) that trigger flawed_cap
     stuffing_stop: float = 0.18  # share of function words below which an answer is a term list
     stuffing_cap: int = 10
     offtopic_rel: float = 0.45  # relevance (answer vs question + short answer) below this…
@@ -73,6 +73,7 @@ class Params:
     vague_kp: float = 0.50  # long answers whose best key point stays below this are vague
     vague_words: int = 35
     vague_cap: int = 15
+    contra_doubt: float = 0.1  # confidence lost per contradicted point (the detector is noisy)
     uncertain_below: float = 0.5
 
 
@@ -181,7 +182,7 @@ class EmbeddingGrader:
         # would pad every unit of the batch to the answer's length)
         whole = U.mean(0) / (np.linalg.norm(U.mean(0)) or 1.0) if us else None
         leaf = [n for n, u in enumerate(us) if u.leaf]
-        kps = []
+        kps: list[KPMatch] = []
         for k, E, (cl, CE, cneg) in zip(m.key_points, rub["kp_emb"], rub["kp_clauses"], strict=True):
             if not us:
                 kps.append(KPMatch(k.id, k.text, k.weight, 0.0, None, k.text, negation_count(k.text)))
@@ -280,7 +281,7 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
                 status, why = "hit", f"similarity {k.sim:.2f}"
             else:
                 why = f"closest sentence similarity {k.sim:.2f}"
-        if abs(k.sim - p.hit) < 0.05:
+        if p.lo + 0.05 < k.sim < p.hi - 0.05:  # neither clearly made nor clearly absent
             near += k.weight
         evidence = (_span(k.clause) if status == "contradicted" else _span(k.unit)) if status != "missed" else None
         kpr.append(KeyPointResult(id=k.id, text=k.text, weight=k.weight, status=status,
@@ -308,12 +309,13 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
         raw = min(raw, p.flawed_cap)
     s = int(round(min(100.0, max(0.0, raw))))
 
-    # confidence: ambiguous key points, closeness to a band boundary, disagreeing signals
+    # confidence: ambiguous key points, closeness to a band boundary, the noisy contradiction
+    # detector having fired, a clear answer-level problem
     amb = near / total if total else 0.0
     edge = min(abs(s - b) for b in (25, 50, 75)) / 12.5
-    conf = 0.35 + 0.4 * min(1.0, edge) + 0.25 * (1 - amb)
+    conf = 0.3 + 0.3 * min(1.0, edge) + 0.4 * (1 - amb) - p.contra_doubt * n_contra
     if flags and flags != ["too-short"]:
-        conf = max(conf, 0.8)  # a clear answer-level problem
+        conf = max(conf, 0.8)
     if a.relevance > 0.6 and s < 25 and not stated and not flags:
         conf -= 0.25  # on topic yet nothing matched: maybe a paraphrase the model missed
     conf = float(min(1.0, max(0.0, conf)))

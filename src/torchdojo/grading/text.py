@@ -14,7 +14,7 @@ from dataclasses import dataclass
 _SENT_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?])\s+|\n\s*\n|\n\s*[-*•]\s+|;\s+")
 _CLAUSE_CUT = re.compile(
     r",\s+(?=(?:but|whereas|while|so|which|and\s+then|because|since|although|though|otherwise|"
-    r"not|never|rather|instead|unlike|except)\b)|\s+(?=(?:but|whereas|rather\s+than|instead\s+of)\b)|\s+[-–—]\s+|:\s+",
+    r"not|never|rather|instead|unlike|except)\b)|\s+(?=(?:but|whereas|rather\s+than|instead\s+of)\b)|\s+[-–—]\s+|:\s+|\s+\((?!\))|(?<!\()\)(?=[\s,.;])",
     re.I,
 )
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.']*|\d+(?:\.\d+)?")
@@ -50,7 +50,7 @@ def _pieces(text: str, pattern: re.Pattern, offset: int) -> list[tuple[int, int]
     for m in pattern.finditer(text):
         out.append((pos, m.start()))
         cut = m.group(0).strip()
-        pos = m.end() if cut in {";", ":", ""} or "\n" in m.group(0) or cut.startswith(",") or cut in "-–—" \
+        pos = m.end() if cut in {";", ":", "", ")"} or "\n" in m.group(0) or cut.startswith(",") or cut in "-–—" \
             else m.start()
     out.append((pos, len(text)))
     spans = []
@@ -93,8 +93,8 @@ def words(text: str) -> list[str]:
 
 def negation_count(text: str) -> int:
     """Negation cues in ``text``: words of :data:`NEGATIONS` and ``n't`` contractions."""
-    ws = words(text)
-    return sum(w in NEGATIONS or w.endswith("n't") for w in ws)
+    # "None" with a capital is Python's None, not a negation
+    return sum((w.lower() in NEGATIONS and w != "None") or w.lower().endswith("n't") for w in WORD.findall(text))
 
 
 def stop_ratio(text: str) -> float:

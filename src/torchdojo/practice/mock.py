@@ -359,11 +359,13 @@ class MockInterviews:
 
     # -- during the interview --------------------------------------------------------------
     def expire(self, mock_id: int, now: datetime | None = None) -> bool:
-        """End the mock with ``time-out`` if its deadline has passed; True if it did now."""
+        """End the mock with ``time-out`` once its deadline (plus :data:`GRACE_SECONDS`) has
+        passed; True if it did now."""
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
             row = s.get(MockRow, mock_id)
-            if row is None or row.status != "active" or now < row.deadline:
+            # the grace lets an autosave already in flight at the deadline land first
+            if row is None or row.status != "active" or now < row.deadline + timedelta(seconds=GRACE_SECONDS):
                 return False
             self._close(s, row, row.deadline, "time-out")
             return True
@@ -422,13 +424,17 @@ class MockInterviews:
             row.current_position, row.current_since = position, now
         self._commit_or_timeout(mock_id, now, go)
 
-    def pause(self, mock_id: int, now: datetime | None = None) -> None:
+    def pause(self, mock_id: int, now: datetime | None = None, position: int | None = None) -> None:
         """The candidate left (closed the tab, quit the terminal): the open item stops counting
-        time. The interview clock keeps running; a no-op once the interview has ended."""
+        time. The interview clock keeps running; a no-op once the interview has ended, and, when
+        ``position`` is given, unless that item is the open one (a late "left the page" signal
+        must not pause the item opened since)."""
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
             row = s.get(MockRow, mock_id)
             if row is None or row.status != "active":
+                return
+            if position is not None and row.current_position != position:
                 return
             self._account(s, row, min(now, row.deadline))
             row.current_position = row.current_since = None
@@ -480,7 +486,10 @@ class MockInterviews:
             if row is None:
                 raise MockError(f"there is no mock interview {mock_id}")
             if row.status == "active":
-                self._close(s, row, now, "submitted")
+                if now >= row.deadline:  # the countdown reached zero: that is a time-out, not a submit
+                    self._close(s, row, row.deadline, "time-out")
+                else:
+                    self._close(s, row, now, "submitted")
         return self.get(mock_id, now)
 
     # -- grading ---------------------------------------------------------------------------
@@ -536,8 +545,10 @@ class MockInterviews:
                 return 0, "Not judged", json.dumps({"error": "no judge available"})
             try:
                 _sid, rep = self.judge.submit(item.ref_id, item.answer, "submit")
-            except Exception as e:  # the sandbox may be unavailable: say so, score nothing
-                return 0, "Judge Error", json.dumps({"error": f"{type(e).__name__}: {e}"})
+            except Exception as e:  # the sandbox may be unavailable: not a grade, retried next time
+                return None, "Judge Error", json.dumps({"error": f"{type(e).__name__}: {e}"})
+            if rep.verdict.value == "Judge Error":  # our fault, never the candidate's: retry later
+                return None, rep.verdict.value, json.dumps({"error": f"Judge Error: {rep.message}"})
             total = len(rep.tests) or 1
             accepted = rep.verdict.value == "Accepted"
             score = 100 if accepted else round(50 * rep.passed / total)

@@ -557,6 +557,14 @@ def save(request: Request, mock_id: int, pos: int, answer: str = Form(""), go: s
     return _redirect(f"/mock/{mock_id}/{target}" if target else f"/mock/{mock_id}/{pos}?msg=saved")
 
 
+@router.post("/mock/{mock_id}/{pos}/leave", status_code=204)
+def leave(request: Request, mock_id: int, pos: int) -> Response:
+    """The page was left: pause the item's clock (a no-op if another item was opened since)."""
+    m = _mock(request, mock_id)
+    dojo(request).mocks.pause(m.id, position=_index(m, pos))
+    return Response(status_code=204)
+
+
 @router.post("/mock/{mock_id}/{pos}/flag", response_class=HTMLResponse)
 def flag(request: Request, mock_id: int, pos: int, flagged: str = Form("1"), answer: str | None = Form(None)):
     d = dojo(request)

@@ -122,6 +122,8 @@
       data.append("answer", ta.value);
       navigator.sendBeacon(saveUrl, data);
     }
+    // stop this item's clock while the candidate is away (ignored if another item opened since)
+    if (navigator.sendBeacon && form.dataset.leaveUrl) navigator.sendBeacon(form.dataset.leaveUrl);
   });
 
   // Navigator links: save first, then go (the GET tells the server which item is open).

@@ -1,40 +1,11 @@
-"""Flip the polarity of a short clause: the counterfactual the grader compares against.
+"""Opposite words that reverse a claim without a "not" ("accumulates" → "overwrites").
 
-"X does not copy" → "X does copy"; "no graph is recorded" → "a graph is recorded";
-"X copies" → "it is not true that X copies". The grader embeds the flipped clause and asks
-whether the flipped version is *closer* to the rubric's point than the candidate's own words:
-if so, the candidate most likely said the opposite of the point. Word lists, not a parser.
+The grader reads negation polarity from "not/never/no/…n't" (:mod:`.text`); many reversed
+answers use an opposite word instead. :func:`reversed_terms` finds a word of the rubric's
+point whose opposite the candidate used. Word lists, not a parser.
 """
 
 from __future__ import annotations
-
-import re
-
-_REMOVE = [
-    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|should|would|could|will|must)\s*n[o']t\b", re.I), r"\1"),
-    (re.compile(r"\b(ca)n't\b|\bcannot\b", re.I), "can"),
-    (re.compile(r"\bwon't\b", re.I), "will"),
-    (re.compile(r"\bnever\b", re.I), "always"),
-    (re.compile(r"\bnothing\b", re.I), "something"),
-    (re.compile(r"\bnone\b", re.I), "all"),
-    (re.compile(r"\bwithout\b", re.I), "with"),
-    (re.compile(r"\bno\b", re.I), "a"),
-    (re.compile(r"\bnot\s+", re.I), ""),
-]
-_AUX = re.compile(r"\b(is|are|was|were|does|do|did|can|will|should|must|has|have|would|could)\b", re.I)
-
-
-def negate(clause: str) -> str:
-    """The clause with its first negation removed, or with one added when it has none."""
-    for pat, rep in _REMOVE:
-        out, n = pat.subn(rep, clause, count=1)
-        if n:
-            return out
-    out, n = _AUX.subn(lambda m: m.group(0) + " not", clause, count=1)
-    if n:
-        return out
-    return "It is not true that " + clause[:1].lower() + clause[1:]
-
 
 #: Opposites that reverse a claim about PyTorch without a "not": each group's words are
 #: interchangeable, and the two groups of a pair are opposites.
