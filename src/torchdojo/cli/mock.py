@@ -404,8 +404,7 @@ def _run(d, mock_id: int, resumed: bool) -> None:
             console.print(
                 f"Resuming: {m.counts()['answered']}/{len(m.items)} answered, {_mmss(m.remaining_seconds())} left."
             )
-        pos = m.current_position if m.current_position is not None else next(
-            (i.position for i in m.items if not i.answered and not i.revealed_before_answer), 0)
+        pos = next((i.position for i in m.items if not i.answered and not i.revealed_before_answer), 0)
         outcome = "ended"
         with _Clock(m.deadline) as clock:
             try:
@@ -531,12 +530,12 @@ def _feedback(item):
 def _score_cell(item) -> str:
     if not item.answered:
         return "0 (unanswered)" if not item.revealed_before_answer else "0 (locked)"
-    if item.score is None:
-        return "[dim]not graded yet[/]"
     fb = _feedback(item)
     error = fb.error if hasattr(fb, "error") else (fb or {}).get("error") if isinstance(fb, dict) else None
-    if error:
+    if error:  # a failed grade keeps no score; the next grading retries it
         return "[magenta]grading failed[/]"
+    if item.score is None:
+        return "[dim]not graded yet[/]"
     if hasattr(fb, "uncertain") and fb.uncertain:
         return "[yellow]uncertain[/]"
     color = "red" if item.score < 50 else "yellow" if item.score < 75 else "green"
@@ -565,7 +564,7 @@ def _item_detail(item) -> Panel | None:
     if fb.error:
         return Panel(
             Text(
-                f"Grading failed for this item: {fb.error}\nNo score is shown for it (it counts as 0).", style="magenta"
+                f"Grading failed for this item: {fb.error}\nNo score is shown for it.", style="magenta"
             ),
             title=title,
             border_style="magenta",
@@ -630,10 +629,12 @@ def _print_report(d, rep) -> None:
     if failed:
         console.print(
             f"[magenta]Grading failed for {len(failed)} item(s) "
-            f"({', '.join(str(i.position + 1) for i in failed)}): they count as 0 and show no score.[/]"
+            f"({', '.join(str(i.position + 1) for i in failed)}): they are left out of the scores; "
+            f"`torchdojo mock report {m.id}` grades them again.[/]"
         )
-    if rep.pending:
-        console.print(f"[yellow]{rep.pending} item(s) are not graded yet.[/] Run: torchdojo mock report {m.id}")
+    if rep.pending - len(failed) > 0:
+        console.print(f"[yellow]{rep.pending - len(failed)} item(s) are not graded yet.[/] "
+                      f"Run: torchdojo mock report {m.id}")
     console.print(Text("Items: ").append_text(_navigator(m)))
     t = Table(title="Items")
     code = any(it.kind == "challenge" for it in m.items)
