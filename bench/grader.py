@@ -101,15 +101,14 @@ def show(title: str, rows) -> None:
 
 
 GRID = {
-    "lo": [0.30, 0.35, 0.40],
-    "hi": [0.60, 0.65, 0.70],
-    "contra_sim": [0.60, 0.70, 0.80],
-    "swap_sim": [0.5, 0.6, 0.7, 1.1],
-    "mc_sim": [0.75, 0.80, 0.85],
-    "mc_margin": [0.04, 0.08],
-    "flawed_cap": [45, 60],
+    "lo": [0.30, 0.35],
+    "hi": [0.65, 0.70],
+    "contra_sim": [0.55, 0.60, 0.70],
+    "swap_sim": [0.5, 0.6],
+    "mc_sim": [0.80, 0.85],
+    "mc_sim_rel": [0.6, 0.65, 0.7],
+    "mc_over_kp": [0.0, 0.05, 0.1],
     "cap_contradictions": [1, 2],
-    "contra_penalty": [4.0, 10.0],
 }
 
 

@@ -58,10 +58,12 @@ class Params:
     lo: float = 0.35  # similarity with no credit
     hi: float = 0.70  # similarity with full credit
     hit: float = 0.50  # similarity to call a key point "hit"
-    contra_sim: float = 0.60  # a polarity flip only counts when the unit is this close to the point
+    contra_sim: float = 0.55  # a polarity flip only counts when the unit is this close to the point
     swap_sim: float = 0.50  # an opposite word ("overwrites" for "accumulates") counts from this close
     mc_sim: float = 0.85  # a unit this close to a misconception's claim…
-    mc_margin: float = 0.04  # …and this much closer to the claim than to its correction states it
+    mc_sim_rel: float = 0.65  # …or this close and clearly closer to the claim than to any key point
+    mc_over_kp: float = 0.10
+    mc_margin: float = 0.00  # …and this much closer to the claim than to its correction states it
     mc_penalty: float = 25.0
     contra_penalty: float = 4.0  # per weight unit of a contradicted key point
     flawed_cap: int = 45  # best score when a misconception or enough contradictions are stated
@@ -103,6 +105,8 @@ class MCMatch:
     claim_neg: int
     corr_to_kp: list[float]  # similarity of the correction to each key point
     clause: Unit | None = None  # the best-matching leaf unit, where polarity is read
+    over_kp: float = 0.0  # sim(unit, claim) - the unit's best similarity to any key point
+    claim_words: frozenset[str] = frozenset()  # words of the claim that neither its correction nor the rubric uses
 
 
 @dataclass
@@ -163,9 +167,13 @@ class EmbeddingGrader:
         # clauses of each point's texts, for negation polarity ("…, otherwise no graph is recorded")
         kp_clauses = []
         for ts in kp_texts:
-            cl = list(dict.fromkeys(u.text for t in ts for u in clauses(t)))
+            # the point's own wording only: phrasings say it loosely, often with a "not" in them
+            cl = list(dict.fromkeys(u.text for u in clauses(ts[0])))
             kp_clauses.append((cl, self.encoder.encode_cached(cl), [negation_count(c) for c in cl]))
-        r = {"kp_texts": kp_texts, "kp_emb": kp_emb, "mc_emb": mc_emb, "ctx_emb": ctx_emb, "kp_clauses": kp_clauses,
+        rubric_words = set(STOP_WORDS) | set(words(m.title))
+        for k in m.key_points:
+            rubric_words |= set(words(k.text))
+        r = {"rubric_words": frozenset(rubric_words), "kp_texts": kp_texts, "kp_emb": kp_emb, "mc_emb": mc_emb, "ctx_emb": ctx_emb, "kp_clauses": kp_clauses,
              "corr_to_kp": corr @ kp_main.T if len(corr) else np.zeros((0, len(kp_texts)))}
         with self._lock:
             self._rubrics[entry.id] = r
@@ -183,6 +191,9 @@ class EmbeddingGrader:
         whole = U.mean(0) / (np.linalg.norm(U.mean(0)) or 1.0) if us else None
         leaf = [n for n, u in enumerate(us) if u.leaf]
         kps: list[KPMatch] = []
+        # per unit: its best similarity to any key point text (to tell "states a misconception"
+        # from "talks about the same thing as a point")
+        unit_kp = np.max(np.stack([(U @ E.T).max(1) for E in rub["kp_emb"]]), 0) if us else np.zeros(0)
         for k, E, (cl, CE, cneg) in zip(m.key_points, rub["kp_emb"], rub["kp_clauses"], strict=True):
             if not us:
                 kps.append(KPMatch(k.id, k.text, k.weight, 0.0, None, k.text, negation_count(k.text)))
@@ -205,7 +216,9 @@ class EmbeddingGrader:
             i = int(sc.argmax())
             li = leaf[int(sc[leaf].argmax())]  # polarity from the best leaf unit
             mcs.append(MCMatch(mc.claim, mc.correction, float(sc[i]), float(sc[i] - sr[i]), us[i],
-                               negation_count(mc.claim), [float(x) for x in rub["corr_to_kp"][n]], us[li]))
+                               negation_count(mc.claim), [float(x) for x in rub["corr_to_kp"][n]], us[li],
+                               float(sc[i] - unit_kp[i]),
+                               frozenset(set(words(mc.claim)) - set(words(mc.correction)) - rub["rubric_words"])))
         relevance = float(max(whole @ rub["ctx_emb"][0], whole @ rub["ctx_emb"][1])) if whole is not None else 0.0
         content = [w for w in ws if w not in STOP_WORDS]
         repeat = 1 - len(set(content)) / len(content) if content else 0.0
@@ -246,7 +259,12 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
     # misconceptions stated (a unit that negates the claim is stating the correction instead)
     stated: list[MCMatch] = []
     for mc in a.mcs:
-        if mc.unit is None or mc.sim < p.mc_sim or mc.margin < p.mc_margin:
+        if mc.unit is None or mc.margin < p.mc_margin:
+            continue
+        # very close to the claim; or close, closer to the claim than to anything the rubric
+        # wants said, and using a word of the claim that its correction does not use
+        if mc.sim < p.mc_sim and not (mc.sim >= p.mc_sim_rel and mc.over_kp >= p.mc_over_kp
+                                      and mc.claim_words & set(words(mc.unit.text))):
             continue
         if (negation_count((mc.clause or mc.unit).text) - mc.claim_neg) % 2:
             continue  # "it is not true that …" states the correction
