@@ -557,6 +557,17 @@ def save(request: Request, mock_id: int, pos: int, answer: str = Form(""), go: s
     return _redirect(f"/mock/{mock_id}/{target}" if target else f"/mock/{mock_id}/{pos}?msg=saved")
 
 
+def _save_alongside(request: Request, m: Mock, idx: int, answer: str | None) -> None:
+    """Another action (flag, reveal) also saves what was typed. Raises Locked on an ended mock
+    and TimeUp past the deadline; a locked answer does not stop the action."""
+    if m.status != "active":
+        raise Locked("this interview has ended")
+    try:
+        _save_if_changed(request, m, idx, answer)
+    except Locked:
+        pass
+
+
 @router.post("/mock/{mock_id}/{pos}/leave", status_code=204)
 def leave(request: Request, mock_id: int, pos: int) -> Response:
     """The page was left: pause the item's clock (a no-op if another item was opened since)."""
@@ -571,12 +582,7 @@ def flag(request: Request, mock_id: int, pos: int, flagged: str = Form("1"), ans
     m = _mock(request, mock_id)
     idx = _index(m, pos)
     try:
-        if m.status != "active":
-            raise Locked("this interview has ended")
-        try:
-            _save_if_changed(request, m, idx, answer)
-        except Locked:
-            pass  # a locked answer does not stop flagging
+        _save_alongside(request, m, idx, answer)
         d.mocks.set_flag(m.id, idx, flagged == "1")
     except (TimeUp, Locked):
         return _ended(request, mock_id)
@@ -596,12 +602,7 @@ def reveal(request: Request, mock_id: int, pos: int, answer: str | None = Form(N
     m = _mock(request, mock_id)
     idx = _index(m, pos)
     try:
-        if m.status != "active":
-            raise Locked("this interview has ended")
-        try:
-            _save_if_changed(request, m, idx, answer)
-        except Locked:
-            pass
+        _save_alongside(request, m, idx, answer)
         item = d.mocks.get(m.id).items[idx]
         if item.kind != "question":
             raise HTTPException(400, "Coding items have no model answer to reveal during the interview.")
