@@ -23,3 +23,6 @@ app.add_typer(challenge.app, name="challenge")
 from torchdojo.cli import mock  # noqa: E402
 
 app.add_typer(mock.app, name="mock")
+from torchdojo.cli.answer import answer  # noqa: E402
+
+app.command()(answer)

@@ -12,7 +12,7 @@ import signal
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, Group
@@ -25,6 +25,9 @@ from rich.table import Table
 from rich.text import Text
 
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
+
+if TYPE_CHECKING:
+    from torchdojo.grading.feedback import Feedback
 
 app = typer.Typer(
     help="Timed mock interviews: answer against the clock, then a graded report.", invoke_without_command=True
@@ -548,29 +551,23 @@ def _quote(answer: str, span) -> str:
     return f"“{text[:200]}{'…' if len(text) > 200 else ''}”" if text else ""
 
 
-def _item_detail(item) -> Panel | None:
-    fb = _feedback(item)
-    if fb is None or not item.answered:
-        return None
-    title = Text(f"{item.position + 1}. {item.title}")
-    if isinstance(fb, dict):  # a coding item: the judge's verdict
-        if fb.get("error"):
-            body = Text(f"Grading failed for this item: {fb['error']}", style="magenta")
-        else:
-            body = Text(
-                f"{fb.get('verdict')}: {fb.get('passed')}/{fb.get('total')} tests passed. {fb.get('message', '')}"
-            )
-        return Panel(body, title=title, border_style="magenta" if fb.get("error") else "cyan")
+def feedback_panel(answer: str, fb: Feedback, title: Text | str = "", what: str = "item") -> Panel:
+    """One graded prose answer as a Rich panel: score (or "uncertain"), key points hit / missed /
+    contradicted with the evidence quoted from ``answer``, misconceptions with corrections, flags,
+    checks and the follow-up. A failed grade (``fb.error``) shows why and no score. ``what`` names
+    the answer in the failure message. Used by the mock report and ``torchdojo answer``."""
     if fb.error:
         return Panel(
             Text(
-                f"Grading failed for this item: {fb.error}\nNo score is shown for it.", style="magenta"
+                f"Grading failed for this {what}: {fb.error}\nNo score is shown for it.", style="magenta"
             ),
             title=title,
             border_style="magenta",
         )
+    from torchdojo.grading.feedback import BANDS
+
     parts: list[Any] = []
-    head = f"score {fb.score}" if not fb.uncertain else "uncertain (the grader does not trust its score)"
+    head = f"score {fb.score} ({BANDS[fb.band]})" if not fb.uncertain else "uncertain (the grader does not trust its score)"
     parts.append(Text(f"{head} · grader {fb.grader}" + (f" · {fb.summary}" if fb.summary else ""), style="dim"))
     kp = Table.grid(padding=(0, 1))
     kp.add_column(no_wrap=True)
@@ -583,7 +580,7 @@ def _item_detail(item) -> Panel | None:
         else:
             mark, style = "✗ missed", "yellow"
         cell = Text(k.text)
-        q = _quote(item.answer, k.evidence)
+        q = _quote(answer, k.evidence)
         if q:
             cell.append(f"\n  {q}", style="italic dim")
         kp.add_row(Text(mark, style=style), cell)
@@ -595,7 +592,7 @@ def _item_detail(item) -> Panel | None:
         for mc in fb.misconceptions:
             mis.add_row(Text("✗", style="red"), Text(mc.claim))
             mis.add_row(Text("✓", style="green"), Text(mc.correction))
-            q = _quote(item.answer, mc.evidence)
+            q = _quote(answer, mc.evidence)
             if q:
                 mis.add_row("", Text(f"you wrote: {q}", style="italic dim"))
         parts.append(mis)
@@ -612,6 +609,22 @@ def _item_detail(item) -> Panel | None:
     if fb.follow_up:
         parts.append(Text.assemble(("Follow-up: ", "bold"), fb.follow_up))
     return Panel(Group(*parts), title=title, border_style="cyan")
+
+
+def _item_detail(item) -> Panel | None:
+    fb = _feedback(item)
+    if fb is None or not item.answered:
+        return None
+    title = Text(f"{item.position + 1}. {item.title}")
+    if isinstance(fb, dict):  # a coding item: the judge's verdict
+        if fb.get("error"):
+            body = Text(f"Grading failed for this item: {fb['error']}", style="magenta")
+        else:
+            body = Text(
+                f"{fb.get('verdict')}: {fb.get('passed')}/{fb.get('total')} tests passed. {fb.get('message', '')}"
+            )
+        return Panel(body, title=title, border_style="magenta" if fb.get("error") else "cyan")
+    return feedback_panel(item.answer, fb, title)
 
 
 def _print_report(d, rep) -> None:

@@ -1,27 +1,114 @@
-"""One question: the full answer, key points, mistakes, follow-ups, sources, card state."""
+"""One question: the full answer, key points, mistakes, follow-ups, sources, card state; and
+"Practise answering": type an answer, get it graded (not stored) before reading the model answer.
+
+Grading goes through the app's :class:`~torchdojo.grading.worker.GraderProcess`
+(``app.state.grader``), so this process never imports torch. Unlike the mock report, this one
+request waits for the grade (up to :data:`GRADE_TIMEOUT` s, the model's first load included).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from typing import Any
 
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from markupsafe import escape
+
+from torchdojo.bank.loader import Entry
+from torchdojo.grading.feedback import BANDS, Feedback, failed
 from torchdojo.web.app import templates
-from torchdojo.web.routes.deps import dojo
+from torchdojo.web.routes.deps import dojo, is_htmx
+from torchdojo.web.routes.mock import highlight
 
 router = APIRouter()
 
+#: Longest answer the practice form grades, in characters.
+MAX_ANSWER_CHARS = 20_000
+#: Seconds one practice request waits for its grade (loading the model included).
+GRADE_TIMEOUT = 120.0
+#: What the page says while the grader process is still loading its model.
+LOADING_NOTE = "the answer grader is loading (first use takes a few seconds)…"
 
-@router.get("/questions/{entry_id}", response_class=HTMLResponse)
-def question(request: Request, entry_id: str):
-    d = dojo(request)
-    entry = d.bank.get(entry_id)
+templates.env.globals["BANDS"] = BANDS
+
+
+def _entry(request: Request, entry_id: str) -> Entry:
+    entry = dojo(request).bank.get(entry_id)
     if entry is None:
         raise HTTPException(404, f"There is no question with id '{entry_id}'. Search the bank instead.")
-    ctx = {
+    return entry
+
+
+def _grader_status(request: Request) -> str:
+    grader = getattr(request.app.state, "grader", None)
+    return grader.status if grader is not None else "stopped"
+
+
+def _ctx(request: Request, entry: Entry, **extra: Any) -> dict[str, Any]:
+    d = dojo(request)
+    return {
         "e": entry,
         "m": entry.meta,
         "verification": d.verification(entry),
         "card": d.flashcards.status(entry.id),
         "bank": d.bank,
+        "grader_status": _grader_status(request),
+        "loading_note": LOADING_NOTE,
+        "max_chars": MAX_ANSWER_CHARS,
+        "practice": None,
+        "answer": "",
+        **extra,
     }
+
+
+@router.get("/questions/{entry_id}", response_class=HTMLResponse)
+def question(request: Request, entry_id: str):
+    entry = _entry(request, entry_id)
+    return templates.TemplateResponse(request, "question.html", _ctx(request, entry))
+
+
+def _grade(request: Request, entry: Entry, answer: str) -> tuple[Feedback, bool]:
+    """The grade of ``answer`` (never raises) and whether the grader was still loading."""
+    grader = getattr(request.app.state, "grader", None)
+    if grader is None:
+        return failed(entry, "none", "the answer grader is not running in this app"), False
+    was_loading = grader.status in ("loading", "stopped")
+    return grader.grade(entry, answer, timeout=GRADE_TIMEOUT), was_loading
+
+
+def _practice_view(entry: Entry, answer: str, fb: Feedback, was_loading: bool) -> dict[str, Any]:
+    """The context of ``partials/feedback.html`` for one practice answer."""
+    view: dict[str, Any] = {"fb": None, "error": fb.error, "entry": None, "standalone": True}
+    if fb.error:  # not graded: no score, no evidence
+        view["answer_html"] = escape(answer)
+    else:
+        view["fb"], view["answer_html"] = fb, highlight(answer, fb)
+    view["note"] = (
+        "When you sent this answer the grader was still loading its model (first use takes a few seconds), "
+        "so the answer waited for it."
+        if was_loading
+        else ""
+    )
+    return view
+
+
+@router.post("/questions/{entry_id}/answer", response_class=HTMLResponse)
+def practise(request: Request, entry_id: str, answer: str = Form("")):
+    """Grade one practice answer (not stored). HTMX: the feedback fragment; otherwise the
+    question page with the feedback in it. Over :data:`MAX_ANSWER_CHARS` characters: 422."""
+    entry = _entry(request, entry_id)
+    if len(answer) > MAX_ANSWER_CHARS:
+        msg = (
+            f"Your answer is {len(answer):,} characters long; the most that can be graded is "
+            f"{MAX_ANSWER_CHARS:,}. Shorten it and try again."
+        )
+        if is_htmx(request):
+            return HTMLResponse(f'<p class="bad" role="alert" id="practice-error">{escape(msg)}</p>', status_code=422)
+        ctx = _ctx(request, entry, answer=answer, practice_error=msg)
+        return templates.TemplateResponse(request, "question.html", ctx, status_code=422)
+    fb, was_loading = _grade(request, entry, answer)
+    view = _practice_view(entry, answer, fb, was_loading)
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/feedback.html", view)
+    ctx = _ctx(request, entry, answer=answer, practice=view)
     return templates.TemplateResponse(request, "question.html", ctx)
