@@ -17,8 +17,8 @@ from markupsafe import escape
 from torchdojo.bank.loader import Entry
 from torchdojo.grading.feedback import BANDS, Feedback, failed
 from torchdojo.web.app import templates
+from torchdojo.web.highlight import highlight
 from torchdojo.web.routes.deps import dojo, is_htmx
-from torchdojo.web.routes.mock import highlight
 
 router = APIRouter()
 
