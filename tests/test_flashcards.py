@@ -78,3 +78,23 @@ def test_desired_retention_changes_intervals(settings):
     settings.desired_retention = 0.95
     high = Dojo(settings)
     assert low.flashcards.preview(entry_id, now=NOW)["easy"] > high.flashcards.preview(entry_id, now=NOW)["easy"]
+
+
+def test_key_point_cards_are_due_at_once_and_reviewable(settings):
+    d = Dojo(settings)
+    now = datetime(2026, 1, 5, 12, tzinfo=UTC)
+    created = d.flashcards.add_key_point_cards("what-is-autograd", ["records-ops", "float-only"], now=now)
+    assert created == ["what-is-autograd#records-ops", "what-is-autograd#float-only"]
+    assert d.flashcards.add_key_point_cards("what-is-autograd", ["records-ops"], now=now) == []  # kept as is
+    q = d.flashcards.queue(now=now)
+    assert q[:2] == created  # due cards come before new ones
+    assert d.flashcards.new_introduced_today(now) == 0  # they do not eat the new-card allowance
+    entry, kp = d.flashcards.card(created[0])
+    assert entry.id == "what-is-autograd" and kp.id == "records-ops"
+    st = d.flashcards.review(created[0], "good", now=now)
+    assert st.due > now and created[0] not in d.flashcards.queue(now=now)
+    assert len(d.flashcards.queue(filters=Filters(topic="autograd"), now=now)) >= 1
+    with pytest.raises(UnknownEntryError):
+        d.flashcards.add_key_point_cards("what-is-autograd", ["no-such-point"], now=now)
+    with pytest.raises(UnknownEntryError):
+        d.flashcards.review("what-is-autograd#no-such-point", "good", now=now)

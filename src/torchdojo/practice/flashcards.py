@@ -130,12 +130,12 @@ class Flashcards:
             raise UnknownEntryError(card_id)
         return entry, kp
 
-    def _known(self, card_id: str) -> bool:
+    def _entry_of(self, card_id: str) -> Entry | None:
+        """The entry of a card the bank still has (None for a card whose entry or key point is gone)."""
         try:
-            self.card(card_id)
-            return True
+            return self.card(card_id)[0]
         except UnknownEntryError:
-            return False
+            return None
 
     # -- reading -------------------------------------------------------------------------
     def _rows(self, s: Session) -> dict[str, CardRow]:
@@ -164,8 +164,7 @@ class Flashcards:
             rows = self._rows(s)
         due = sorted(
             (r for r in rows.values()
-             if r.due <= now and (e := self.bank.get(split_card_id(r.question_id)[0])) and filters.match(e)
-             and self._known(r.question_id)),
+             if r.due <= now and (e := self._entry_of(r.question_id)) and filters.match(e)),
             key=lambda r: r.due,
         )
         ids = [r.question_id for r in due]
