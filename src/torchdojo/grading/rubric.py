@@ -192,12 +192,12 @@ class EmbeddingGrader:
         kps: list[KPMatch] = []
         # per unit: its best similarity to any key point text (to tell "states a misconception"
         # from "talks about the same thing as a point")
-        unit_kp = np.max(np.stack([(U @ E.T).max(1) for E in rub["kp_emb"]]), 0) if us else np.zeros(0)
-        for k, E, (cl, CE, cneg) in zip(m.key_points, rub["kp_emb"], rub["kp_clauses"], strict=True):
+        sims = [U @ E.T for E in rub["kp_emb"]]  # per key point: (units, its texts)
+        unit_kp = np.max(np.stack([S.max(1) for S in sims]), 0) if us else np.zeros(0)
+        for k, S, (cl, CE, cneg) in zip(m.key_points, sims, rub["kp_clauses"], strict=True):
             if not us:
                 kps.append(KPMatch(k.id, k.text, k.weight, 0.0, None, k.text, negation_count(k.text)))
                 continue
-            S = U @ E.T
             i, j = np.unravel_index(int(S.argmax()), S.shape)
             # polarity is read clause against clause: the answer's leaf unit and the point's
             # clause that match best ("it does not compute gradients" vs "step() does not …")
