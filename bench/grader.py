@@ -109,6 +109,9 @@ GRID = {
     "mc_sim_rel": [0.6, 0.65, 0.7],
     "mc_over_kp": [0.0, 0.05, 0.1],
     "cap_contradictions": [1, 2],
+    "vague_kp": [0.5, 0.6],
+    "offtopic_rel": [0.45, 0.5],
+    "offtopic_kp": [0.45, 0.6],
 }
 
 

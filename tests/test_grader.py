@@ -138,15 +138,19 @@ def test_follow_up_comes_from_the_entry_when_one_probes_the_gap(grader):
 
 
 def test_behavioral_answer_gets_star_checks(grader):
-    e = next(x for x in BANK if x.meta.type == "behavioral")
-    a = ("At my last job our training pipeline kept failing at night. My task was to make it reliable. "
-         "I profiled the data loader, I added checkpointing every 30 minutes and I wrote an alert. "
-         "As a result failures dropped from 5 a week to 1 a month and we saved about 20 GPU hours a week.")
+    e = BANK.get("behavioral-complexity-vs-latency-tradeoff")
+    a = ("At my last job our recommendation model was too slow: a bigger transformer gained accuracy but "
+         "took 90 ms per request against a 40 ms latency budget. My task was to decide what to ship. "
+         "I benchmarked the large model, a distilled smaller model and a quantized version on our serving "
+         "hardware, and I measured accuracy and p99 latency side by side. I chose the distilled model and "
+         "explained the trade-off to product. As a result we kept 80% of the accuracy gain at 30 ms p99, "
+         "and an A/B test confirmed it.")
     fb = grader.grade(e, a)
     names = {c.name: c.ok for c in fb.checks}
     assert names["STAR: situation"] and names["STAR: action"] and names["result quantified"]
     assert names["ownership stated"]
-    weak = grader.grade(e, "We just worked hard as a team and things got better eventually.")
+    assert "off-topic" not in fb.flags
+    weak = grader.grade(e, "We just worked hard as a team on the model and things got faster eventually.")
     assert {c.name: c.ok for c in weak.checks}["result quantified"] is False
     assert weak.score < fb.score
 

@@ -70,10 +70,10 @@ class Params:
     cap_contradictions: int = 2  # contradicted points (any weight) that trigger flawed_cap
     stuffing_stop: float = 0.18  # share of function words below which an answer is a term list
     stuffing_cap: int = 10
-    offtopic_rel: float = 0.45  # relevance (answer vs question + short answer) below this…
-    offtopic_kp: float = 0.45  # …with no key point above this is off-topic
-    vague_kp: float = 0.50  # long answers whose best key point stays below this are vague
-    vague_words: int = 35
+    offtopic_rel: float = 0.50  # relevance (answer vs question + short answer) below this…
+    offtopic_kp: float = 0.60  # …with no key point above this is off-topic
+    vague_kp: float = 0.60  # long answers whose best key point stays below this are vague
+    vague_words: int = 30
     vague_cap: int = 15
     contra_doubt: float = 0.1  # confidence lost per contradicted point (the detector is noisy)
     uncertain_below: float = 0.5
