@@ -55,8 +55,8 @@ from torchdojo.grading.text import STOP_WORDS, Unit, clauses, negation_count, st
 class Params:
     """Calibrated thresholds (cosine similarities in [-1, 1]; scores 0–100)."""
 
-    lo: float = 0.35  # similarity with no credit
-    hi: float = 0.70  # similarity with full credit
+    lo: float = 0.40  # similarity with no credit
+    hi: float = 0.80  # similarity with full credit
     hit: float = 0.50  # similarity to call a key point "hit"
     contra_sim: float = 0.55  # a polarity flip only counts when the unit is this close to the point
     swap_sim: float = 0.50  # an opposite word ("overwrites" for "accumulates") counts from this close
