@@ -6,8 +6,8 @@
 Reports accuracy and quadratic weighted kappa over the four bands (0 wrong, 1 weak,
 2 adequate, 3 excellent), the confusion matrix, figures per kind of answer, how many
 negation/misconception answers got band 3 (target: none), the share marked uncertain, and
-latency per answer with the model loaded, side by side with the bare encoder on the same
-sentences (a ratio: this machine is shared and noisy).
+latency per answer with the model loaded, side by side with encoding every sentence and clause
+of the same answers (a ratio: this machine is shared and noisy).
 
 Folds: entries are split by a stable hash of their id into *dev* (thresholds were calibrated
 there) and *held-out* (never used for calibration); the held-out figures are the honest ones.
@@ -155,7 +155,7 @@ def main() -> None:
     print(f"model load {load_s:.1f} s; rubric embeddings for {len({r['entry'] for r in data})} entries "
           f"{rubric_s:.1f} s (once per entry, cached)")
 
-    # latency: full grade (rubric cached) vs the bare encoder on the same units, interleaved
+    # latency: full grade (rubric cached) vs encoding every unit of the same answer, interleaved
     lat, enc = [], []
     analyses = []
     for r in data:
@@ -186,8 +186,8 @@ def main() -> None:
     p50, p95 = statistics.median(ms), ms[int(0.95 * (len(ms) - 1))]
     e50 = statistics.median(es)
     print(f"\nlatency per answer (model loaded, rubric cached), {len(ms)} answers: p50 {p50:.1f} ms, "
-          f"p95 {p95:.1f} ms; bare encoder on the same sentences p50 {e50:.1f} ms "
-          f"(grade/encode ratio {p50 / e50:.2f}x)")
+          f"p95 {p95:.1f} ms; encoding every sentence and clause of the same answers (no grading) "
+          f"p50 {e50:.1f} ms (ratio {p50 / e50:.2f}x: the grader sends only clauses through the model)")
 
 
 if __name__ == "__main__":
