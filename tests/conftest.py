@@ -110,3 +110,12 @@ def browser():
         b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def llm():
+    """A local OpenAI-compatible endpoint (tests/fake_llm.py), stopped after the test."""
+    from fake_llm import FakeLLM
+
+    with FakeLLM() as fake:
+        yield fake

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_llm_judge import ANSWER, BANK, ENTRY_ID, FakeLLM, reply_for
+from fake_llm import ANSWER, BANK, ENTRY_ID, FakeLLM, reply_for
 
 from torchdojo.bank.loader import Bank, Entry, load_bank
 from torchdojo.grading.feedback import Feedback
@@ -43,12 +43,6 @@ def entry(bank: Bank) -> Entry:
     e = bank.get(ENTRY_ID)
     assert e is not None
     return e
-
-
-@pytest.fixture
-def llm():
-    with FakeLLM() as fake:
-        yield fake
 
 
 def worker_env(fake: FakeLLM, bank_dir: Path = BANK) -> dict[str, str]:
