@@ -57,7 +57,7 @@ class Params:
 
     lo: float = 0.40  # similarity with no credit
     hi: float = 0.80  # similarity with full credit
-    hit: float = 0.50  # similarity to call a key point "hit"
+    hit: float = 0.60  # similarity to call a key point "hit" (the middle of the credit ramp)
     contra_sim: float = 0.55  # a polarity flip only counts when the unit is this close to the point
     swap_sim: float = 0.50  # an opposite word ("overwrites" for "accumulates") counts from this close
     mc_sim: float = 0.85  # a unit this close to a misconception's claim…
