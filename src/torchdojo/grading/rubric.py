@@ -152,24 +152,28 @@ class EmbeddingGrader:
             return r
         m = entry.meta
         kp_texts = [[k.text, *k.phrasings] for k in m.key_points]
+        # clauses of each point, for negation polarity ("…, otherwise no graph is recorded"): the
+        # point's own wording only, since phrasings say it loosely, often with a "not" in them
+        kp_clause_texts = [list(dict.fromkeys(u.text for u in clauses(ts[0]))) for ts in kp_texts]
         flat = [t for ts in kp_texts for t in ts]
         mc_texts = [t for mc in m.misconceptions for t in (mc.claim, mc.correction)]
         ctx = [m.title, m.short_answer]
-        emb = self.encoder.encode_cached(flat + mc_texts + ctx)
+        flat_clauses = [c for cl in kp_clause_texts for c in cl]
+        emb = self.encoder.encode_cached(flat + mc_texts + ctx + flat_clauses)  # one pass through the model
         kp_emb, i = [], 0
         for ts in kp_texts:
             kp_emb.append(emb[i:i + len(ts)])
             i += len(ts)
         mc_emb = emb[i:i + len(mc_texts)]
-        ctx_emb = emb[i + len(mc_texts):]
+        i += len(mc_texts)
+        ctx_emb = emb[i:i + len(ctx)]
+        i += len(ctx)
+        kp_clauses = []
+        for cl in kp_clause_texts:
+            kp_clauses.append((cl, emb[i:i + len(cl)], [negation_count(c) for c in cl]))
+            i += len(cl)
         kp_main = np.stack([e[0] for e in kp_emb])
         corr = mc_emb[1::2]
-        # clauses of each point's texts, for negation polarity ("…, otherwise no graph is recorded")
-        kp_clauses = []
-        for ts in kp_texts:
-            # the point's own wording only: phrasings say it loosely, often with a "not" in them
-            cl = list(dict.fromkeys(u.text for u in clauses(ts[0])))
-            kp_clauses.append((cl, self.encoder.encode_cached(cl), [negation_count(c) for c in cl]))
         rubric_words = set(STOP_WORDS) | set(words(m.title))
         for k in m.key_points:
             rubric_words |= set(words(k.text))
