@@ -32,6 +32,10 @@ class KeyPoint(_Strict):
     weight: int = Field(ge=1, le=3)
     #: Other ways a candidate may phrase the point (used by answer grading).
     phrasings: list[Text] = Field(default_factory=list)
+    #: Statements that reverse the point as a wrong answer would say them: an entity swap, the
+    #: opposite verb or direction, a wrong number (used by answer grading to tell a reversed
+    #: claim from the point, which embed almost alike).
+    contradictions: list[Text] = Field(default_factory=list)
 
 
 class Misconception(_Strict):
