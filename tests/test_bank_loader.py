@@ -49,6 +49,20 @@ def test_bad_field_names_file_line_and_field_and_rest_still_loads(bank_copy: Pat
     assert len(bank) == total - 1 and "view-reshape-contiguous" not in bank.entries
 
 
+def test_contradiction_that_repeats_the_point_is_named_by_line_and_field(bank_copy: Path):
+    path = bank_copy / "questions" / EXAMPLE
+    text = path.read_text()
+    start = text.index("  - id: ", text.index("key_points:"))
+    line = text.index("    contradictions: [", start)
+    point = text[text.index("    text: ", start) + len("    text: "):text.index("\n", text.index("    text: ", start))]
+    end = text.index("\n", line)
+    path.write_text(text[:line] + f'    contradictions: ["{point.upper()}"]' + text[end:])
+    (issue,) = issues_in(bank_copy, path)
+    assert issue.field == "key_points.0.contradictions"
+    assert issue.line == _line_of(path, "contradictions: [")
+    assert "repeats the point" in issue.message
+
+
 def test_missing_field_and_unknown_topic(bank_copy: Path):
     path = _break(bank_copy, EXAMPLE, "topics: [tensors, memory-performance]", "topics: [tensors, memory]")
     path.write_text(path.read_text().replace("title: view() vs reshape() vs contiguous()\n", ""))

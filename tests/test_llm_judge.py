@@ -95,6 +95,7 @@ def test_request_carries_model_answer_key_points_and_json_mode(llm: FakeLLM, ent
     assert entry.meta.title in text
     for k in entry.meta.key_points:
         assert k.id in text and k.text in text
+        assert k.contradictions and all(c in text for c in k.contradictions)  # what "contradicted" looks like
     for m in entry.meta.misconceptions:
         assert m.claim in text
     # the answer is delimited and declared to be data

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator, model_validator
 
 from torchdojo.bank.taxonomy import NEEDS, TOPICS, Level, QuestionType
 
@@ -36,6 +36,15 @@ class KeyPoint(_Strict):
     #: opposite verb or direction, a wrong number (used by answer grading to tell a reversed
     #: claim from the point, which embed almost alike).
     contradictions: list[Text] = Field(default_factory=list)
+
+    @field_validator("contradictions")
+    @classmethod
+    def _not_the_point(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        said = {t.casefold() for t in [info.data.get("text") or "", *(info.data.get("phrasings") or [])]}
+        same = [c for c in v if c.casefold() in said]
+        if same:
+            raise ValueError(f"a contradiction repeats the point or one of its phrasings: {same[0]!r}")
+        return v
 
 
 class Misconception(_Strict):

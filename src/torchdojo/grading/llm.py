@@ -207,9 +207,12 @@ class LLMGrader:
             "REFERENCE ANSWER (for you, not shown to the candidate):",
             m.short_answer,
             "",
-            "KEY POINTS (id, weight 1-3, text):",
+            "KEY POINTS (id, weight 1-3, text; then examples of statements that reverse the point):",
         ]
-        lines += [f"- {k.id} (weight {k.weight}): {k.text}" for k in m.key_points]
+        for k in m.key_points:
+            lines.append(f"- {k.id} (weight {k.weight}): {k.text}")
+            if k.contradictions:  # reversals embed like the point; spell out what "contradicted" looks like
+                lines.append("  contradicted by statements like: " + " | ".join(k.contradictions))
         lines += ["", "MISCONCEPTIONS (index: false claim -> correction):"]
         lines += [f"{i}: {c.claim} -> {c.correction}" for i, c in enumerate(m.misconceptions)]
         if m.design_rubric is not None:
