@@ -108,6 +108,17 @@ def test_grade_starts_the_worker_itself(gp: GraderProcess, entry: Entry) -> None
     assert fb.error is None and fb.score == 48 and gp.status == "ready"
 
 
+def test_after_close_grade_starts_nothing_until_start(gp: GraderProcess, entry: Entry) -> None:
+    """A grade that races a shutting-down server must not leave an orphan worker behind."""
+    assert gp.grade(entry, ANSWER, timeout=60).error is None
+    gp.close()
+    fb = gp.grade(entry, ANSWER, timeout=60)
+    assert fb.error is not None and "closed" in fb.error and fb.uncertain
+    assert gp.pid is None and gp.status == "stopped"
+    gp.start()
+    assert gp.grade(entry, ANSWER, timeout=60).error is None and gp.pid is not None
+
+
 def test_settings_from_os_environ(llm: FakeLLM, bank: Bank, entry: Entry, monkeypatch: pytest.MonkeyPatch) -> None:
     for k, v in worker_env(llm).items():
         monkeypatch.setenv(k, v)

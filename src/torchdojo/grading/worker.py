@@ -143,7 +143,9 @@ class GraderProcess:
     worker if needed and waits for it. Restart policy: a worker that *died after it was ready*
     (crash, OOM kill, ``os.kill``) is restarted by the next :meth:`grade` call transparently; the
     call during which it died returns a failed Feedback. A worker that *failed to load* stays
-    failed (its reason is returned at once) until :meth:`start` is called again. A request that
+    failed (its reason is returned at once) until :meth:`start` is called again. After
+    :meth:`close`, :meth:`grade` no longer starts a worker (a grade racing a shutting-down server
+    would leave an orphan process): it returns a failed Feedback until :meth:`start`. A request that
     times out returns a failed Feedback and leaves the worker running; its late reply is
     discarded. Implements :class:`~torchdojo.grading.feedback.AnswerGrader`; thread-safe (one
     request at a time).
@@ -157,6 +159,7 @@ class GraderProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._state = "stopped"  # stopped | loading | ready | failed (load failed) | died (after ready)
         self._why = ""
+        self._closed = False  # close() was called and start() not since
         self._cond = threading.Condition()
         self._request_lock = threading.Lock()
         self._next_id = 0
@@ -179,8 +182,9 @@ class GraderProcess:
             return self._proc.pid if self._proc is not None and self._proc.poll() is None else None
 
     def start(self) -> None:
-        """Spawn the worker unless one is loading or ready. Returns at once."""
+        """Spawn the worker unless one is loading or ready (also after :meth:`close`). Returns at once."""
         with self._cond:
+            self._closed = False
             if self._state in ("loading", "ready") and self._proc is not None and self._proc.poll() is None:
                 return
             self._spawn()
@@ -249,6 +253,7 @@ class GraderProcess:
         with self._cond:
             proc, self._proc = self._proc, None
             self._state, self._why = "stopped", ""
+            self._closed = True
             self._cond.notify_all()
         if proc is not None:
             _stop(proc, timeout)
@@ -280,6 +285,8 @@ class GraderProcess:
             return failed(entry, self.name, f"the grader was busy with another answer for {timeout:g} s (timeout)")
         try:
             with self._cond:
+                if self._closed:
+                    return failed(entry, self.name, "the grader process was closed (the server is shutting down)")
                 if self._state in ("stopped", "died"):
                     self._spawn()
                 if not self._cond.wait_for(lambda: self._state != "loading", left()):
