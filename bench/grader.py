@@ -2,6 +2,7 @@
 
     python bench/grader.py            # figures on the dev half, the held-out half and all
     python bench/grader.py --tune     # grid-search thresholds on the DEV half only, print them
+    python bench/grader.py --llm      # the LLM judge instead (TORCHDOJO_LLM_BASE_URL, _MODEL, _API_KEY)
 
 Reports accuracy and quadratic weighted kappa over the four bands (0 wrong, 1 weak,
 2 adequate, 3 excellent), the confusion matrix, figures per kind of answer, how many
@@ -135,6 +136,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tune", action="store_true", help="grid-search thresholds on the dev fold and print them")
     ap.add_argument("--set", default=str(ROOT / "bench/grader_eval/answers.yaml"))
+    ap.add_argument("--llm", action="store_true",
+                    help="benchmark the LLM judge configured by TORCHDOJO_LLM_* instead of the offline grader")
     args = ap.parse_args()
 
     bank = load_bank(ROOT / "bank")
@@ -143,6 +146,9 @@ def main() -> None:
     missing = sorted({r["entry"] for r in data} - set(entries))
     if missing:
         raise SystemExit(f"the evaluation set names entries the bank does not have: {missing}")
+
+    if args.llm:
+        return bench_llm(entries, data)
 
     t0 = time.perf_counter()
     grader = EmbeddingGrader()
@@ -188,6 +194,36 @@ def main() -> None:
     print(f"\nlatency per answer (model loaded, rubric cached), {len(ms)} answers: p50 {p50:.1f} ms, "
           f"p95 {p95:.1f} ms; encoding every sentence and clause of the same answers (no grading) "
           f"p50 {e50:.1f} ms (ratio {p50 / e50:.2f}x: the grader sends only clauses through the model)")
+
+
+def bench_llm(entries: dict, data: list[dict]) -> None:
+    """The LLM judge on the same set: nothing to calibrate, so dev and held-out are both honest.
+    Answers it failed to grade (unreachable endpoint, invalid reply, timeout) are counted and
+    left out of the figures, with the first errors printed."""
+    from torchdojo.grading.llm import LLMGrader
+    from torchdojo.settings import Settings
+
+    try:
+        grader = LLMGrader.from_settings(Settings())
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
+    rows, failed, lat = [], [], []
+    for r in data:
+        t0 = time.perf_counter()
+        fb = grader.grade(entries[r["entry"]], r["answer"])
+        lat.append(time.perf_counter() - t0)
+        (failed if fb.error else rows).append((r, fb))
+    print(f"grader: {grader.name} at {grader.base_url}")
+    print(f"not graded: {len(failed)} of {len(data)} answers")
+    for r, fb in failed[:3]:
+        print(f"   {r['entry']} ({r['kind']}): {fb.error}")
+    for title, sel in (("dev fold", [x for x in rows if fold(x[0]["entry"]) == "dev"]),
+                       ("held-out fold", [x for x in rows if fold(x[0]["entry"]) == "held-out"]), ("all", rows)):
+        if sel:
+            show(title, sel)
+    ms = sorted(x * 1000 for x in lat)
+    print(f"\nlatency per answer (one request each), {len(ms)} answers: p50 {statistics.median(ms):.1f} ms, "
+          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms")
 
 
 if __name__ == "__main__":
