@@ -43,7 +43,8 @@ class KeyPoint(_Strict):
         said = {t.casefold() for t in [info.data.get("text") or "", *(info.data.get("phrasings") or [])]}
         same = [c for c in v if c.casefold() in said]
         if same:
-            raise ValueError(f"a contradiction repeats the point or one of its phrasings: {same[0]!r}")
+            raise ValueError(f"a contradiction repeats the point or one of its phrasings: {same[0]!r}; "
+                             "write a false statement that reverses the point instead")
         return v
 
 

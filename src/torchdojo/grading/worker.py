@@ -286,7 +286,8 @@ class GraderProcess:
         try:
             with self._cond:
                 if self._closed:
-                    return failed(entry, self.name, "the grader process was closed (the server is shutting down)")
+                    return failed(entry, self.name, "the grader process was closed (the server is shutting down); "
+                                  "try again once it is running (a mock interview resumes its grading by itself)")
                 if self._state in ("stopped", "died"):
                     self._spawn()
                 if not self._cond.wait_for(lambda: self._state != "loading", left()):
