@@ -101,6 +101,20 @@ def show(title: str, rows) -> None:
               f"{dict(sorted(pred.items()))!s:>22s}")
 
 
+def show_folds(rows, dev_title: str, held_out_title: str) -> None:
+    """:func:`show` for the dev fold, the held-out fold and all rows (a fold with no rows is skipped)."""
+    for title, sel in ((dev_title, [x for x in rows if fold(x[0]["entry"]) == "dev"]),
+                       (held_out_title, [x for x in rows if fold(x[0]["entry"]) == "held-out"]), ("all", rows)):
+        if sel:
+            show(title, sel)
+
+
+def p50_p95(seconds: list[float]) -> tuple[float, float]:
+    """Median and 95th percentile, in milliseconds, of durations in seconds."""
+    ms = sorted(x * 1000 for x in seconds)
+    return statistics.median(ms), ms[int(0.95 * (len(ms) - 1))]
+
+
 GRID = {
     "lo": [0.35, 0.40],
     "hi": [0.70, 0.80],
@@ -183,15 +197,11 @@ def main() -> None:
 
     fbs = [score(entries[r["entry"]], a, grader.params) for r, a in zip(data, analyses, strict=True)]
     rows = list(zip(data, fbs, strict=True))
-    show("dev fold (thresholds calibrated here)", [x for x in rows if fold(x[0]["entry"]) == "dev"])
-    show("held-out fold (never used for calibration)", [x for x in rows if fold(x[0]["entry"]) == "held-out"])
-    show("all", rows)
+    show_folds(rows, "dev fold (thresholds calibrated here)", "held-out fold (never used for calibration)")
 
-    ms = sorted(x * 1000 for x in lat)
-    es = sorted(x * 1000 for x in enc)
-    p50, p95 = statistics.median(ms), ms[int(0.95 * (len(ms) - 1))]
-    e50 = statistics.median(es)
-    print(f"\nlatency per answer (model loaded, rubric cached), {len(ms)} answers: p50 {p50:.1f} ms, "
+    p50, p95 = p50_p95(lat)
+    e50, _ = p50_p95(enc)
+    print(f"\nlatency per answer (model loaded, rubric cached), {len(lat)} answers: p50 {p50:.1f} ms, "
           f"p95 {p95:.1f} ms; encoding every sentence and clause of the same answers (no grading) "
           f"p50 {e50:.1f} ms (ratio {p50 / e50:.2f}x: the grader sends only clauses through the model)")
 
@@ -217,13 +227,9 @@ def bench_llm(entries: dict, data: list[dict]) -> None:
     print(f"not graded: {len(failed)} of {len(data)} answers")
     for r, fb in failed[:3]:
         print(f"   {r['entry']} ({r['kind']}): {fb.error}")
-    for title, sel in (("dev fold", [x for x in rows if fold(x[0]["entry"]) == "dev"]),
-                       ("held-out fold", [x for x in rows if fold(x[0]["entry"]) == "held-out"]), ("all", rows)):
-        if sel:
-            show(title, sel)
-    ms = sorted(x * 1000 for x in lat)
-    print(f"\nlatency per answer (one request each), {len(ms)} answers: p50 {statistics.median(ms):.1f} ms, "
-          f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms")
+    show_folds(rows, "dev fold", "held-out fold")
+    p50, p95 = p50_p95(lat)
+    print(f"\nlatency per answer (one request each), {len(lat)} answers: p50 {p50:.1f} ms, p95 {p95:.1f} ms")
 
 
 if __name__ == "__main__":
