@@ -64,7 +64,7 @@ def test_web_app_does_not_import_torch(settings):
     code = (
         "import sys; from torchdojo.web.app import create_app; from torchdojo.settings import Settings;"
         f"app = create_app(Settings(bank_dir={str(settings.bank_dir)!r}, database_url={settings.database_url!r}));"
-        "from starlette.testclient import TestClient; assert TestClient(app).get('/').status_code == 200;"
+        "from starlette.testclient import TestClient; assert TestClient(app, base_url='http://127.0.0.1').get('/').status_code == 200;"
         "assert 'torch' not in sys.modules, 'torch was imported'"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

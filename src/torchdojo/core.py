@@ -7,6 +7,7 @@ the CLI, so the web app starts fast and either face can do what the other does.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -16,6 +17,8 @@ from torchdojo.practice.flashcards import Filters, Flashcards
 from torchdojo.settings import Settings
 from torchdojo.store.db import open_database
 from torchdojo.store.search import Hit, SearchIndex
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,14 @@ class Dojo:
         self.sessions = open_database(self.settings.database_url)
         self.flashcards = Flashcards(self.sessions, self.bank, self.settings.desired_retention,
                                      self.settings.new_per_day)
+        #: Cards whose stored state cannot be scheduled, found by the cheap check at start.
+        self.damaged_cards: list[str] = self.flashcards.damaged()
+        if self.damaged_cards:
+            log.warning("%d card(s) have a damaged schedule (%s); run `torchdojo doctor` to rebuild them "
+                        "from their review log", len(self.damaged_cards), ", ".join(self.damaged_cards[:5]))
+        self._verification = {e.id: self._verify(e) for e in self.bank}
+        #: Entries whose examples passed on their current text (for the home page, computed once).
+        self.verified_count = sum(1 for v in self._verification.values() if v and v.current)
 
     @cached_property
     def index(self) -> SearchIndex:
@@ -74,7 +85,13 @@ class Dojo:
         return make_grader(self.settings)
 
     def verification(self, entry: Entry) -> Verification | None:
-        """The PyTorch version the entry's examples last passed on (from ``bank/verified.json``)."""
+        """The PyTorch version the entry's examples last passed on (from ``bank/verified.json``);
+        computed once at start (neither the bank nor the record changes while running)."""
+        if entry.id in self._verification:
+            return self._verification[entry.id]
+        return self._verify(entry)
+
+    def _verify(self, entry: Entry) -> Verification | None:
         rec = self._record.get(entry.id)
         if rec is None:
             return None
@@ -88,3 +105,14 @@ class Dojo:
         order = {"junior": 0, "mid": 1, "senior": 2}
         entries = sorted((e for e in self.bank if filters.match(e)), key=lambda e: (order[e.meta.level], e.meta.title))
         return [(e, None) for e in entries]
+
+    def doctor(self, repair: bool = True):
+        """Check the database (SQLite integrity, schema revision) and every card against the
+        replay of its review log; with ``repair``, rebuild differing cards from their log.
+        Returns (findings, card problems): see :mod:`torchdojo.store.doctor`."""
+        from torchdojo.store.doctor import check_engine
+
+        findings = check_engine(self.sessions.engine)
+        problems = self.flashcards.check(repair=repair)
+        self.damaged_cards = self.flashcards.damaged()
+        return findings, problems

@@ -50,3 +50,12 @@ class Settings(BaseSettings):
     llm_timeout: float = Field(default=60.0, gt=0, le=600)
     host: str = "127.0.0.1"
     port: int = 8000
+    #: More host names the web app answers to (comma-separated), besides the bound host,
+    #: ``localhost``, ``127.0.0.1`` and ``::1``; any other Host header is refused (DNS rebinding).
+    allowed_hosts: str = ""
+
+    def host_allow_list(self) -> list[str]:
+        """Host names the web app answers to (see :mod:`torchdojo.web.security`)."""
+        extra = [h.strip() for h in self.allowed_hosts.split(",") if h.strip()]
+        bound = [] if self.host in ("0.0.0.0", "::", "") else [self.host]
+        return ["localhost", "127.0.0.1", "::1", *bound, *extra]

@@ -162,10 +162,19 @@ def _blocks(body: str, body_line: int, path: Path, issues: list[BankIssue]) -> l
     return found
 
 
+#: Largest bank file accepted (bytes). Entries are read whole, indexed and shown on one page.
+MAX_ENTRY_BYTES = 128 * 1024
+
+
 def load_entry(path: Path) -> tuple[Entry | None, list[BankIssue]]:
     """Parse and validate one file. Returns the entry (or None) and the issues found."""
     issues: list[BankIssue] = []
     try:
+        size = path.stat().st_size
+        if size > MAX_ENTRY_BYTES:
+            return None, [BankIssue(path, 1, "", f"the file is {size:,} bytes; an entry may be at most "
+                                    f"{MAX_ENTRY_BYTES:,} bytes (the largest today is about 19 KB): split it into "
+                                    "several entries linked with `related`")]
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
         return None, [BankIssue(path, 1, "", f"cannot read the file: {e}")]

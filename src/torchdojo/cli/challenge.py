@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
@@ -31,7 +32,7 @@ def _service(unsafe: bool):
 def _get(d, challenge_id: str):
     ch = d.judge.challenges.get(challenge_id)
     if ch is None:
-        console.print(f"No challenge '{challenge_id}'. See: torchdojo challenge list")
+        console.print(f"No challenge '{escape(challenge_id)}'. See: torchdojo challenge list")
         raise typer.Exit(2)
     return ch
 
@@ -72,10 +73,10 @@ def start(challenge_id: str, directory: Annotated[Path, typer.Option("--dir")] =
     ch = _get(_service(False), challenge_id)
     path = directory / f"{ch.id.replace('-', '_')}.py"
     if path.exists() and not force:
-        console.print(f"{path} exists: edit it, or pass --force to overwrite it with the starter.")
+        console.print(f"{escape(str(path))} exists: edit it, or pass --force to overwrite it with the starter.")
         raise typer.Exit(1)
     path.write_text(ch.starter)
-    console.print(f"Wrote {path}. Run public tests: torchdojo challenge submit {ch.id} {path} --run")
+    console.print(f"Wrote {escape(str(path))}. Run public tests: torchdojo challenge submit {ch.id} {path} --run")
 
 
 def print_report(rep, sid=None) -> None:
@@ -110,7 +111,7 @@ def submit(challenge_id: str, file: Annotated[Path, typer.Argument(help="your so
     d = _service(unsafe)
     _get(d, challenge_id)
     if not file.is_file():
-        console.print(f"No file {file}. Create it with: torchdojo challenge start {challenge_id}")
+        console.print(f"No file {escape(str(file))}. Create it with: torchdojo challenge start {escape(challenge_id)}")
         raise typer.Exit(2)
     code = file.read_text(encoding="utf-8")
     sid, rep = _judge_or_refuse(d, lambda: d.judge.submit(challenge_id, code, "run" if run else "submit"))
@@ -125,7 +126,7 @@ def _judge_or_refuse(d, call):
     try:
         return call()
     except SandboxUnavailable as e:
-        console.print(f"[red]Refusing to judge:[/] {e}")
+        console.print(f"[red]Refusing to judge:[/] {escape(str(e))}")
         raise typer.Exit(3) from e
     finally:
         d.judge.close()
@@ -170,10 +171,10 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
     svc = JudgeService(s.bank_dir / "challenges", None, unsafe_local=unsafe, slots=max(jobs, 1))
     problems = [p for p in svc.problems if not ids or any(f"/{i}" in p for i in ids)]
     for p in problems:
-        console.print(f"[red]INVALID[/] {p}")
+        console.print(f"[red]INVALID[/] {escape(str(p))}")
     missing = [i for i in ids or [] if i not in svc.challenges]
     if missing and not problems:
-        console.print(f"[red]no such challenge(s): {', '.join(missing)}[/]")
+        console.print(f"[red]no such challenge(s): {escape(', '.join(missing))}[/]")
     chosen = [svc.challenges[i] for i in ids or [] if i in svc.challenges] if ids else list(svc.challenges.values())
 
     def one(ch) -> tuple[list[tuple[str, str, str, bool, str]], list[str]]:

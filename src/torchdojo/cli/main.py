@@ -26,3 +26,6 @@ app.add_typer(mock.app, name="mock")
 from torchdojo.cli.answer import answer  # noqa: E402
 
 app.command()(answer)
+from torchdojo.cli.doctor import doctor  # noqa: E402
+
+app.command()(doctor)

@@ -19,6 +19,7 @@ def serve(
 
     settings = Settings()
     host, port = host or settings.host, port or settings.port
+    settings = settings.model_copy(update={"host": host, "port": port})  # the Host allow-list names it
     app = create_app(settings)
     typer.echo(f"torchdojo: serving {len(app.state.dojo.bank)} questions at http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, log_level="warning")

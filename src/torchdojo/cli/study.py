@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console, Group
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.panel import Panel
 from rich.prompt import Prompt
 from rich.table import Table
@@ -15,13 +16,13 @@ from rich.text import Text
 
 from torchdojo.bank.loader import Entry
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
-from torchdojo.practice.flashcards import Filters
+from torchdojo.practice.flashcards import CardChangedError, CardStateError, Filters
 from torchdojo.store.search import HL_END, HL_START
 
 console = Console(highlight=False)
 
 Level = Annotated[str | None, typer.Option(help=f"one of {', '.join(LEVELS)}")]
-Topic = Annotated[str | None, typer.Option(help="a topic slug, e.g. autograd (see `torchdojo topics`)")]
+Topic = Annotated[str | None, typer.Option(help="a topic slug, e.g. autograd")]
 Type = Annotated[str | None, typer.Option("--type", help=f"one of {', '.join(QUESTION_TYPES)}")]
 
 
@@ -112,6 +113,11 @@ def study(level: Level = None, topic: Topic = None, type_: Type = None,
         console.rule()
         console.print(_front(e, len(queue)) if kp is None else _kp_front(e, kp, len(queue)))
         shown = time.monotonic()
+        try:
+            seen = d.flashcards.status(card_id).version
+        except CardStateError as err:
+            console.print(f"[red]{escape(str(err))}[/]")
+            raise typer.Exit(1) from None
         if Prompt.ask("[bold]Enter[/] to reveal, [bold]q[/] to quit", default="", show_default=False).strip().lower() == "q":
             console.print(f"{done} card(s) reviewed. Progress is saved.")
             return
@@ -123,7 +129,12 @@ def study(level: Level = None, topic: Topic = None, type_: Type = None,
         if answer == "q":
             console.print(f"{done} card(s) reviewed. Progress is saved.")
             return
-        status = d.flashcards.review(card_id, choices[answer], duration_ms=int((time.monotonic() - shown) * 1000))
+        try:
+            status = d.flashcards.review(card_id, choices[answer], seen=seen,
+                                         duration_ms=int((time.monotonic() - shown) * 1000))
+        except CardChangedError as err:
+            console.print(f"[yellow]{escape(str(err))}[/] (rated in another window?) Showing the next card.")
+            continue
         done += 1
         console.print(f"[green]Saved {choices[answer].capitalize()}[/]: next review {status.due:%Y-%m-%d %H:%M} UTC")
 
@@ -136,9 +147,9 @@ def search(query: Annotated[str, typer.Argument(help="words to find in titles an
     d = _dojo()
     results = d.browse(query, f)[:limit]
     if not results:
-        console.print(f"No question matches '{query}'. Try fewer words or drop a filter.")
+        console.print(f"No question matches '{escape(query)}'. Try fewer words or drop a filter.")
         raise typer.Exit(1)
-    table = Table(title=f"{len(results)} result(s) for '{query}'", show_lines=False)
+    table = Table(title=f"{len(results)} result(s) for '{escape(query)}'", show_lines=False)
     table.add_column("id", style="cyan", no_wrap=True)
     table.add_column("level")
     table.add_column("title / match")
@@ -156,7 +167,7 @@ def show(entry_id: Annotated[str, typer.Argument(help="the entry id, e.g. view-r
     d = _dojo()
     e = d.bank.get(entry_id)
     if e is None:
-        console.print(f"No entry '{entry_id}'. Find ids with: torchdojo search WORDS")
+        console.print(f"No entry '{escape(entry_id)}'. Find ids with: torchdojo search WORDS")
         raise typer.Exit(1)
     console.print(_front(e, 0))
     console.print(_back(e, full=True))

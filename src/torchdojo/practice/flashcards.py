@@ -7,8 +7,18 @@ key point of an entry; it is created when a mock interview finds that point miss
 (:meth:`Flashcards.add_key_point_cards`) and is due at once. The review
 queue shows due cards first (earliest due first), then new cards topic by topic (taxonomy order), junior first, at most
 ``new_per_day`` new cards a (UTC) day. Ratings are FSRS's: Again 1, Hard 2, Good 3, Easy 4.
-Every review is saved in one transaction (card state + review log) before the next card is
-shown, so a crash loses nothing already rated.
+Every review is saved in one write transaction (card state + review log) before the next card is
+shown, so a crash loses nothing already rated. The transaction reads the card under the write
+lock (``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL, see
+:mod:`torchdojo.store.db`), so concurrent ratings of one card (two tabs, the web app and
+``torchdojo study``) apply one after the other, each to the state the other left. A rating given
+for a state the user did not see (``seen`` is not the card's current :attr:`CardStatus.version`:
+another window rated it meanwhile) is refused with :class:`CardChangedError`, never merged.
+
+Integrity: a card's stored state always equals the replay of its review log through the
+scheduler (:meth:`Flashcards.replay`); :meth:`Flashcards.check` finds cards that differ or hold an
+impossible FSRS state and rebuilds them from their log (``torchdojo doctor``). A card whose state
+cannot be scheduled is refused with :class:`CardStateError` (a message, not a crash).
 
 Source: FSRS, https://github.com/open-spaced-repetition/fsrs4anki/wiki/The-Algorithm
 (stability S in days, difficulty D in [1, 10], retrievability R = P(recall) now).
@@ -16,12 +26,14 @@ Source: FSRS, https://github.com/open-spaced-repetition/fsrs4anki/wiki/The-Algor
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from fsrs import Card, Rating, Scheduler, State
 from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.bank.loader import Bank, Entry
@@ -33,6 +45,16 @@ RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good"
 
 class UnknownEntryError(KeyError):
     """A review named an entry id (or key-point card id) the bank does not have."""
+
+
+class CardChangedError(RuntimeError):
+    """The card was rated elsewhere (another tab or ``torchdojo study``) after it was shown;
+    the rating was not recorded."""
+
+
+class CardStateError(RuntimeError):
+    """A card's stored FSRS state is impossible (e.g. Relearning without a step), so it cannot
+    be scheduled; ``torchdojo doctor`` rebuilds it from its review log."""
 
 
 KP_SEP = "#"
@@ -67,7 +89,11 @@ class Filters:
 
 @dataclass(frozen=True)
 class CardStatus:
-    """What the queue knows about one card. ``retrievability`` is None for new cards."""
+    """What the queue knows about one card. ``retrievability`` is None for new cards.
+
+    ``version`` names the state shown ("new", or the last review's time): pass it back as
+    ``seen`` to :meth:`Flashcards.review` so a rating meant for this state is never applied to
+    another one."""
 
     entry_id: str
     is_new: bool
@@ -75,6 +101,47 @@ class CardStatus:
     stability: float | None
     difficulty: float | None
     retrievability: float | None
+    version: str = "new"
+
+
+def card_version(row: CardRow | None) -> str:
+    """"new" for a card never reviewed, else the ISO time of its last review."""
+    if row is None or row.last_review is None:
+        return "new"
+    return row.last_review.isoformat()
+
+
+def state_problem(row: CardRow) -> str | None:
+    """Why ``row`` is not a state FSRS can schedule (None when it is fine)."""
+    if row.state not in (1, 2, 3):
+        return f"unknown state {row.state}"
+    name = State(row.state).name
+    if row.state in (1, 3) and (row.step is None or row.step < 0):
+        return f"{name} without a learning step"
+    if row.state == 2 and row.step is not None:
+        return f"Review with a learning step ({row.step})"
+    if (row.stability is None) != (row.difficulty is None):
+        return "stability and difficulty must both be set or both be empty"
+    if row.state in (2, 3) and row.stability is None:
+        return f"{name} without stability and difficulty"
+    if row.stability is not None and not (math.isfinite(row.stability) and row.stability > 0):
+        return f"stability {row.stability} is not a positive number of days"
+    if row.difficulty is not None and not (math.isfinite(row.difficulty) and 1 <= row.difficulty <= 10):
+        return f"difficulty {row.difficulty} is outside [1, 10]"
+    if row.stability is not None and row.last_review is None:
+        return "stability set but never reviewed"
+    if row.last_review is not None and row.due < row.last_review:
+        return "due before its last review"
+    return None
+
+
+@dataclass(frozen=True)
+class CardProblem:
+    """One card :meth:`Flashcards.check` found wrong: what was wrong, and whether it was repaired."""
+
+    card_id: str
+    problem: str
+    repaired: bool
 
 
 @dataclass(frozen=True)
@@ -99,6 +166,12 @@ def _learning_order(e: Entry) -> tuple[int, int, str]:
 
 
 def _to_card(row: CardRow) -> Card:
+    """The fsrs Card of a row; raises :class:`CardStateError` when the row cannot be scheduled."""
+    problem = state_problem(row)
+    if problem is not None:
+        raise CardStateError(
+            f"the saved schedule of card '{row.question_id}' is damaged ({problem}), so it cannot be shown; "
+            "run `torchdojo doctor` to rebuild it from its review log")
     return Card(
         card_id=0, state=State(row.state), step=row.step, stability=row.stability,
         difficulty=row.difficulty, due=row.due, last_review=row.last_review,
@@ -155,7 +228,7 @@ class Flashcards:
             return CardStatus(entry_id, True, None, None, None, None)
         card = _to_card(row)
         return CardStatus(entry_id, False, row.due, row.stability, row.difficulty,
-                          self.scheduler.get_card_retrievability(card, now))
+                          self.scheduler.get_card_retrievability(card, now), card_version(row))
 
     def queue(self, filters: Filters = Filters(), now: datetime | None = None, limit: int = 100) -> list[str]:
         """Entry ids to review now, in order: due cards (earliest first), then new cards."""
@@ -211,28 +284,41 @@ class Flashcards:
 
     # -- writing -------------------------------------------------------------------------
     def review(self, entry_id: str, rating: Rating | str, now: datetime | None = None,
-               duration_ms: int | None = None) -> CardStatus:
+               duration_ms: int | None = None, seen: str | None = None) -> CardStatus:
         """Record a rating for ``entry_id`` and reschedule it; committed before returning.
 
+        ``now`` defaults to the time the write lock was taken, so the review log's order is the
+        order the reviews were applied in. ``seen``: the :attr:`CardStatus.version` the user
+        rated (None: rate whatever the current state is).
+
         Raises :class:`UnknownEntryError` for an id not in the bank, ``KeyError`` for an
-        unknown rating name.
+        unknown rating name, :class:`CardChangedError` when ``seen`` is not the current
+        version, :class:`CardStateError` when the stored state cannot be scheduled.
         """
         self.card(entry_id)  # raises UnknownEntryError
         rating = RATINGS[rating.lower()] if isinstance(rating, str) else rating
-        now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
-            row = s.get(CardRow, entry_id)
-            card = _to_card(row) if row else Card(card_id=0, due=now)
-            card, _log = self.scheduler.review_card(card, rating, now)
+            now = now or datetime.now(UTC)
+            row = s.get(CardRow, entry_id, with_for_update=True)
+            if seen is not None and seen != card_version(row):
+                raise CardChangedError(
+                    f"card '{entry_id}' was rated elsewhere after you saw it; your rating was not recorded")
             if row is None:
-                row = CardRow(question_id=entry_id, created_at=now)
-                s.add(row)
-            row.state, row.step = int(card.state), card.step
-            row.stability, row.difficulty = card.stability, card.difficulty
-            row.due, row.last_review = card.due, card.last_review
-            s.flush()
+                row = self._create_row(s, entry_id, now)
+            card, _log = self.scheduler.review_card(_to_card(row), rating, now)
+            _store(row, card)
             s.add(ReviewLogRow(question_id=entry_id, rating=int(rating), reviewed_at=now, duration_ms=duration_ms))
         return self.status(entry_id, now)
+
+    def _create_row(self, s: Session, card_id: str, now: datetime) -> CardRow:
+        """The row of a new card (FSRS Learning, step 0, due now), created idempotently: a row
+        another writer created meanwhile is kept (INSERT … ON CONFLICT DO NOTHING)."""
+        card = Card(card_id=0, due=now)
+        insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
+        s.execute(insert(CardRow).values(
+            question_id=card_id, state=int(card.state), step=card.step, stability=None, difficulty=None,
+            due=now, last_review=None, created_at=now).on_conflict_do_nothing(index_elements=["question_id"]))
+        return s.get(CardRow, card_id, with_for_update=True, populate_existing=True)
 
     def add_key_point_cards(self, entry_id: str, key_point_ids: Iterable[str], now: datetime | None = None) -> list[str]:
         """Put a card for each key point in the queue, due now (FSRS Learning, step 0); returns
@@ -244,11 +330,48 @@ class Flashcards:
                 cid = key_point_card_id(entry_id, kp)
                 self.card(cid)
                 if s.get(CardRow, cid) is None:
-                    card = Card(card_id=0, due=now)
-                    s.add(CardRow(question_id=cid, state=int(card.state), step=card.step, stability=None,
-                                  difficulty=None, due=now, last_review=None, created_at=now))
+                    self._create_row(s, cid, now)
                     created.append(cid)
         return created
+
+    # -- integrity -----------------------------------------------------------------------
+    def replay(self, logs: Iterable[ReviewLogRow], created_at: datetime) -> Card:
+        """The state a card must have: its review log (in the order recorded) replayed through
+        this scheduler from a new card created at ``created_at``."""
+        card = Card(card_id=0, due=created_at)
+        for log in logs:
+            card, _ = self.scheduler.review_card(card, Rating(log.rating), log.reviewed_at)
+        return card
+
+    def damaged(self) -> list[str]:
+        """Ids of cards whose stored state FSRS cannot schedule (cheap: one pass over the cards,
+        run at start-up)."""
+        with self.sessions() as s:
+            return [r.question_id for r in s.scalars(select(CardRow)) if state_problem(r) is not None]
+
+    def check(self, repair: bool = True) -> list[CardProblem]:
+        """Compare every card with the replay of its review log; with ``repair``, rebuild each
+        card that differs (or holds an impossible state) from its log, in one transaction.
+
+        A due date that alone differs is reported too (the desired retention may have changed
+        since; the replay uses the current one). Returns one :class:`CardProblem` per card found
+        wrong, in card id order."""
+        out: list[CardProblem] = []
+        with self.sessions.begin() if repair else self.sessions() as s:
+            logs: dict[str, list[ReviewLogRow]] = {}
+            for log in s.scalars(select(ReviewLogRow).order_by(ReviewLogRow.id)):
+                logs.setdefault(log.question_id, []).append(log)
+            for row in s.scalars(select(CardRow).order_by(CardRow.question_id)):
+                own = logs.get(row.question_id, [])
+                created = own[0].reviewed_at if own and own[0].reviewed_at < row.created_at else row.created_at
+                want = self.replay(own, created)
+                problem = state_problem(row) or _differs(row, want)
+                if problem is None:
+                    continue
+                if repair:
+                    _store(row, want)
+                out.append(CardProblem(row.question_id, problem, repair))
+        return out
 
     def history(self, entry_ids: Iterable[str] | None = None) -> list[ReviewLogRow]:
         with self.sessions() as s:
@@ -256,3 +379,30 @@ class Flashcards:
             if entry_ids is not None:
                 q = q.where(ReviewLogRow.question_id.in_(list(entry_ids)))
             return list(s.scalars(q))
+
+
+def _store(row: CardRow, card: Card) -> None:
+    """Write every scheduling field of ``card`` into ``row`` (all of them, always together)."""
+    row.state, row.step = int(card.state), card.step
+    row.stability, row.difficulty = card.stability, card.difficulty
+    row.due, row.last_review = card.due, card.last_review
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    return (a is None and b is None) or (a is not None and b is not None and math.isclose(a, b, rel_tol=1e-9))
+
+
+def _differs(row: CardRow, want: Card) -> str | None:
+    """How the stored state differs from its replay (None: it does not)."""
+    diffs = []
+    if row.state != int(want.state) or row.step != want.step:
+        diffs.append(f"state {State(row.state).name}/step {row.step}, log says {want.state.name}/step {want.step}")
+    if not _close(row.stability, want.stability):
+        diffs.append(f"stability {row.stability}, log says {want.stability}")
+    if not _close(row.difficulty, want.difficulty):
+        diffs.append(f"difficulty {row.difficulty}, log says {want.difficulty}")
+    if row.last_review != want.last_review:
+        diffs.append(f"last review {row.last_review}, log says {want.last_review}")
+    if row.due != want.due:
+        diffs.append(f"due {row.due}, log says {want.due}")
+    return "; ".join(diffs) or None

@@ -16,9 +16,12 @@ from fastapi.templating import Jinja2Templates
 
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
+from torchdojo.practice.flashcards import CardStateError
+from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
 from torchdojo.store.search import HL_END, HL_START
 from torchdojo.web import markdown
+from torchdojo.web.security import LocalGuard
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -72,8 +75,11 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         if "judge" in app.state.dojo.__dict__:  # started only if someone submitted code
             app.state.dojo.judge.close()
 
-    app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    # The OpenAPI schema is published (/openapi.json) so the app can be fuzzed (schemathesis in
+    # CI); no interactive docs pages.
+    app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.dojo = dojo or Dojo(settings)
+    app.add_middleware(LocalGuard, allowed_hosts=app.state.dojo.settings.host_allow_list())
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     css = markdown.pygments_css()
 
@@ -87,6 +93,17 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
 
     for module in (home, browse, question, review, challenges, mock):
         app.include_router(module.router)
+
+    @app.exception_handler(MockError)
+    async def mock_error(request: Request, exc: MockError) -> HTMLResponse:
+        # e.g. an over-long answer posted with Flag, Reveal or Finish: a 422 that says why
+        return templates.TemplateResponse(request, "error.html", {"title": "Not saved", "detail": str(exc)},
+                                          status_code=422)
+
+    @app.exception_handler(CardStateError)
+    async def card_state(request: Request, exc: CardStateError) -> HTMLResponse:
+        return templates.TemplateResponse(request, "error.html", {"title": "This card cannot be shown",
+                                                                  "detail": str(exc)}, status_code=409)
 
     @app.exception_handler(404)
     async def not_found(request: Request, exc) -> HTMLResponse:

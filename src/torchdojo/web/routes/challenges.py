@@ -10,7 +10,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse
 
 from torchdojo.web.app import templates
-from torchdojo.web.routes.deps import dojo, is_htmx
+from torchdojo.web.routes.deps import DbId, dojo, is_htmx
 
 router = APIRouter()
 MAX_CODE = 100_000
@@ -62,7 +62,7 @@ def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str 
 
 
 @router.get("/submissions/{submission_id}", response_class=HTMLResponse)
-def submission(request: Request, submission_id: int):
+def submission(request: Request, submission_id: DbId):
     d = dojo(request)
     row = d.judge.get_submission(submission_id)
     if row is None:
@@ -73,7 +73,7 @@ def submission(request: Request, submission_id: int):
 
 
 @router.post("/submissions/{submission_id}/rejudge", response_class=HTMLResponse)
-def rejudge(request: Request, submission_id: int):
+def rejudge(request: Request, submission_id: DbId):
     from torchdojo.judge.sandbox.backend import SandboxUnavailable
 
     d = dojo(request)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Path, Request
 
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
@@ -24,3 +26,10 @@ def filters(level: str | None = None, topic: str | None = None, type: str | None
 
 def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
+
+
+#: A database row id in a path: an int64 (SQLite's and PostgreSQL's integer keys); anything
+#: else is a 422 with a message, never an overflow inside the driver.
+DbId = Annotated[int, Path(ge=0, le=2**63 - 1, description="a row id (0 to 2**63 - 1)")]
+#: A 0-based item position in a mock interview.
+Position = Annotated[int, Path(ge=0, le=10_000, description="an item position (0-based)")]

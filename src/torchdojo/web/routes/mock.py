@@ -30,7 +30,7 @@ from torchdojo.grading.feedback import BANDS, Feedback, band_of
 from torchdojo.practice.mock import BLUEPRINTS, Locked, Mock, MockConfig, MockError, TimeUp
 from torchdojo.web.app import templates
 from torchdojo.web.highlight import highlight
-from torchdojo.web.routes.deps import dojo, is_htmx
+from torchdojo.web.routes.deps import DbId, Position, dojo, is_htmx
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -331,7 +331,7 @@ def start(
 
 
 @router.get("/mock/{mock_id}", response_class=HTMLResponse)
-def resume(request: Request, mock_id: int):
+def resume(request: Request, mock_id: DbId):
     m = _mock(request, mock_id)
     if m.status != "active":
         return _redirect(_report_url(m.id))
@@ -415,7 +415,7 @@ def _report_ctx(request: Request, m: Mock, timeup: bool) -> dict:
 
 
 @router.get("/mock/{mock_id}/report", response_class=HTMLResponse)
-def report(request: Request, mock_id: int, timeup: int = 0):
+def report(request: Request, mock_id: DbId, timeup: int = 0):
     m = _mock(request, mock_id)  # ends it first if its time ran out
     if m.status == "active":
         return _redirect(f"/mock/{m.id}/{_first_unanswered(m)}")
@@ -465,7 +465,7 @@ def _item_page(
 
 
 @router.get("/mock/{mock_id}/{pos}", response_class=HTMLResponse)
-def item_page(request: Request, mock_id: int, pos: int, msg: str = ""):
+def item_page(request: Request, mock_id: DbId, pos: Position, msg: str = ""):
     d = dojo(request)
     m = _mock(request, mock_id)
     if m.status != "active":
@@ -488,7 +488,7 @@ def _go(m: Mock, go: str) -> int | None:
 
 
 @router.post("/mock/{mock_id}/{pos}/answer", response_class=HTMLResponse)
-def save(request: Request, mock_id: int, pos: int, answer: str = Form(""), go: str = Form("")):
+def save(request: Request, mock_id: DbId, pos: Position, answer: str = Form(""), go: str = Form("")):
     """Autosave (mock.js, HTMX-style: returns the status fragment) or the no-JS Save / Previous /
     Next buttons (save, then 303 to the item ``go`` or back to this one)."""
     m = _mock(request, mock_id)
@@ -529,7 +529,7 @@ def _save_alongside(request: Request, m: Mock, idx: int, answer: str | None) -> 
 
 
 @router.post("/mock/{mock_id}/{pos}/leave", status_code=204)
-def leave(request: Request, mock_id: int, pos: int) -> Response:
+def leave(request: Request, mock_id: DbId, pos: Position) -> Response:
     """The page was left: pause the item's clock (a no-op if another item was opened since)."""
     m = _mock(request, mock_id)
     dojo(request).mocks.pause(m.id, position=_index(m, pos))
@@ -537,7 +537,7 @@ def leave(request: Request, mock_id: int, pos: int) -> Response:
 
 
 @router.post("/mock/{mock_id}/{pos}/flag", response_class=HTMLResponse)
-def flag(request: Request, mock_id: int, pos: int, flagged: str = Form("1"), answer: str | None = Form(None)):
+def flag(request: Request, mock_id: DbId, pos: Position, flagged: str = Form("1"), answer: str | None = Form(None)):
     d = dojo(request)
     m = _mock(request, mock_id)
     idx = _index(m, pos)
@@ -555,7 +555,7 @@ def flag(request: Request, mock_id: int, pos: int, flagged: str = Form("1"), ans
 
 
 @router.post("/mock/{mock_id}/{pos}/reveal", response_class=HTMLResponse)
-def reveal(request: Request, mock_id: int, pos: int, answer: str | None = Form(None), confirm: str = Form("0")):
+def reveal(request: Request, mock_id: DbId, pos: Position, answer: str | None = Form(None), confirm: str = Form("0")):
     """Show the model answer. An unanswered item needs confirmation first (it is then recorded as
     revealed before answering and locked); without JS the confirmation is a page."""
     d = dojo(request)
@@ -577,7 +577,7 @@ def reveal(request: Request, mock_id: int, pos: int, answer: str | None = Form(N
 
 
 @router.post("/mock/{mock_id}/{pos}/run", response_class=HTMLResponse)
-def run(request: Request, mock_id: int, pos: int, answer: str = Form("")):
+def run(request: Request, mock_id: DbId, pos: Position, answer: str = Form("")):
     """Save the code, then run the challenge's public tests in the judge (the challenge page's
     machinery: ``JudgeService.submit`` in run mode); returns the verdict table."""
     from torchdojo.judge.sandbox.backend import SandboxUnavailable
@@ -609,7 +609,7 @@ def run(request: Request, mock_id: int, pos: int, answer: str = Form("")):
 
 @router.post("/mock/{mock_id}/finish", response_class=HTMLResponse)
 def finish(
-    request: Request, mock_id: int, answer: str | None = Form(None), pos: str = Form(""), confirm: str = Form("0")
+    request: Request, mock_id: DbId, answer: str | None = Form(None), pos: str = Form(""), confirm: str = Form("0")
 ):
     """End the interview (saving the posted answer first) and start grading; asks for
     confirmation (a page without JS) when items are unanswered."""
@@ -639,7 +639,7 @@ def finish(
 
 
 @router.post("/mock/{mock_id}/regrade", response_class=HTMLResponse)
-def regrade(request: Request, mock_id: int):
+def regrade(request: Request, mock_id: DbId):
     """Grade the answers whose grading failed again (in the background), then show the report."""
     m = _mock(request, mock_id)
     if m.status == "active":

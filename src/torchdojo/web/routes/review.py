@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
-from torchdojo.practice.flashcards import RATINGS, Filters, UnknownEntryError
+from torchdojo.practice.flashcards import RATINGS, CardChangedError, Filters, UnknownEntryError
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import dojo, filters, is_htmx
 
@@ -81,7 +81,7 @@ def review(request: Request, level: str | None = None, topic: str | None = None,
 def reveal(
     request: Request,
     entry_id: str,
-    shown_at: int = 0,
+    shown_at: int = Query(0, ge=0, le=2**53),
     level: str | None = None,
     topic: str | None = None,
     type: str | None = None,
@@ -103,7 +103,8 @@ def rate(
     request: Request,
     entry_id: str,
     rating: str = Form(...),
-    shown_at: int = Form(0),
+    shown_at: int = Form(0, ge=0, le=2**53),
+    seen: str | None = Form(None, max_length=64),
     level: str | None = Form(None),
     topic: str | None = Form(None),
     type: str | None = Form(None),
@@ -114,12 +115,24 @@ def rate(
     duration = int(time.time() * 1000) - shown_at if shown_at else None
     if duration is not None and not 0 <= duration <= 86_400_000:
         duration = None
+    notice = None
     try:
-        dojo(request).flashcards.review(entry_id, rating, duration_ms=duration)
+        dojo(request).flashcards.review(entry_id, rating, duration_ms=duration, seen=seen)
     except UnknownEntryError as e:
         raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
+    except CardChangedError as e:
+        # Another tab (or `torchdojo study`) rated this card after this page showed it: the
+        # rating is refused, never merged, and the queue's current head is shown instead.
+        notice = f"Not recorded: {e} (another window?). Here is the next card."
     if not is_htmx(request):
+        if notice:
+            ctx = _card_ctx(request, f, reveal=False)
+            ctx["notice"] = notice
+            return templates.TemplateResponse(request, "review.html", ctx, status_code=409)
         return RedirectResponse(f"/review?{_qs(f)}", status_code=303)
     ctx = _card_ctx(request, f, reveal=False)
-    ctx["just_rated"] = rating.lower()
+    if notice:
+        ctx["notice"] = notice
+    else:
+        ctx["just_rated"] = rating.lower()
     return templates.TemplateResponse(request, "partials/card.html", ctx)

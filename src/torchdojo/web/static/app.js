@@ -4,3 +4,8 @@ document.addEventListener("keydown", (ev) => {
   const el = document.querySelector(`#card [data-key="${ev.key}"]`);
   if (el) { ev.preventDefault(); el.click(); }
 });
+
+// Filters that apply as soon as they change (no inline handlers: the CSP allows no inline script).
+document.addEventListener("change", (ev) => {
+  if (ev.target.matches("select[data-autosubmit]") && ev.target.form) ev.target.form.submit();
+});
