@@ -56,15 +56,16 @@ def free_port() -> int:
 class Server:
     """``torchdojo serve`` as a real child process on a free port of 127.0.0.1."""
 
-    def __init__(self, db_url: str, bank_dir: Path = BANK) -> None:
-        self.db_url, self.bank_dir = db_url, bank_dir
+    def __init__(self, db_url: str, bank_dir: Path = BANK, env: dict[str, str] | None = None) -> None:
+        self.db_url, self.bank_dir, self.extra_env = db_url, bank_dir, env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30.0) -> float:
         """Start and wait until the home page answers; returns the seconds that took."""
-        env = {**os.environ, "TORCHDOJO_DATABASE_URL": self.db_url, "TORCHDOJO_BANK_DIR": str(self.bank_dir)}
+        env = {**os.environ, "TORCHDOJO_DATABASE_URL": self.db_url, "TORCHDOJO_BANK_DIR": str(self.bank_dir),
+               **self.extra_env}
         t0 = time.perf_counter()
         self.proc = subprocess.Popen([TORCHDOJO, "serve", "--port", str(self.port)], env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

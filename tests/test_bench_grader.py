@@ -51,3 +51,22 @@ def test_llm_benchmark_without_settings_says_what_is_missing(tmp_path: Path) -> 
     out = run(tmp_path, {})
     assert out.returncode != 0
     assert "TORCHDOJO_LLM_BASE_URL" in out.stderr and "TORCHDOJO_LLM_MODEL" in out.stderr
+
+
+def test_frozen_grader_set_is_unchanged() -> None:
+    """The frozen evaluation set is never edited silently: its digest is part of the repository."""
+    import hashlib
+
+    import yaml
+
+    from torchdojo.bank.loader import load_bank
+
+    folder = ROOT / "bench" / "grader_frozen"
+    want = (folder / "answers.sha256").read_text().split()[0]
+    data = (folder / "answers.yaml").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == want, "bench/grader_frozen/answers.yaml changed: see its README"
+    items = yaml.safe_load(data)
+    bank = load_bank(ROOT / "bank")
+    assert len(items) >= 300 and len({x["entry"] for x in items}) >= 50
+    for x in items:  # every mark names a key point the entry still has
+        assert set(x["marks"]) == {k.id for k in bank.get(x["entry"]).meta.key_points}, x["entry"]

@@ -18,7 +18,10 @@ The flow (both faces call exactly these methods):
 4. :meth:`report` assembles scores per item, topic and level, key points hit/missed with the
    answer spans, time per item, earlier mocks and a study plan.
 
-Times are timezone-aware UTC datetimes; durations in milliseconds.
+Times are timezone-aware UTC datetimes; durations in milliseconds. Every write is one write
+transaction that locks the mock's row first (``BEGIN IMMEDIATE`` on SQLite, ``FOR UPDATE`` on
+PostgreSQL; :mod:`torchdojo.store.db`), so concurrent autosaves, flags and time accounting of one
+mock apply one after the other.
 """
 
 from __future__ import annotations
@@ -363,7 +366,7 @@ class MockInterviews:
         passed; True if it did now."""
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
-            row = s.get(MockRow, mock_id)
+            row = s.get(MockRow, mock_id, with_for_update=True)
             # the grace lets an autosave already in flight at the deadline land first
             if row is None or row.status != "active" or now < row.deadline + timedelta(seconds=GRACE_SECONDS):
                 return False
@@ -386,7 +389,7 @@ class MockInterviews:
         row.current_since = now
 
     def _writable(self, s: Session, mock_id: int, now: datetime) -> MockRow:
-        row = s.get(MockRow, mock_id)
+        row = s.get(MockRow, mock_id, with_for_update=True)
         if row is None:
             raise MockError(f"there is no mock interview {mock_id}")
         if row.status != "active":
@@ -431,7 +434,7 @@ class MockInterviews:
         must not pause the item opened since)."""
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
-            row = s.get(MockRow, mock_id)
+            row = s.get(MockRow, mock_id, with_for_update=True)
             if row is None or row.status != "active":
                 return
             if position is not None and row.current_position != position:
@@ -482,7 +485,7 @@ class MockInterviews:
         now = now or datetime.now(UTC)
         self.expire(mock_id, now)
         with self.sessions.begin() as s:
-            row = s.get(MockRow, mock_id)
+            row = s.get(MockRow, mock_id, with_for_update=True)
             if row is None:
                 raise MockError(f"there is no mock interview {mock_id}")
             if row.status == "active":
@@ -520,7 +523,7 @@ class MockInterviews:
         m = self.get(mock_id)
         graded = [i for i in m.items if i.score is not None]
         with self.sessions.begin() as s:
-            row = s.get(MockRow, mock_id)
+            row = s.get(MockRow, mock_id, with_for_update=True)
             row.status = "graded"
             row.score = sum(i.score for i in graded) / len(graded) if graded else 0.0
             cfg = json.loads(row.config)
