@@ -98,3 +98,16 @@ def test_key_point_cards_are_due_at_once_and_reviewable(settings):
         d.flashcards.add_key_point_cards("what-is-autograd", ["no-such-point"], now=now)
     with pytest.raises(UnknownEntryError):
         d.flashcards.review("what-is-autograd#no-such-point", "good", now=now)
+
+
+def test_overview_agrees_with_progress_and_due_split(dojo):
+    """The home page's one-read overview counts exactly what progress() and due_split() count."""
+    ids = dojo.flashcards.queue(now=NOW)[:6]
+    for i, cid in enumerate(ids):
+        dojo.flashcards.review(cid, ["again", "good", "easy"][i % 3], now=NOW)
+    dojo.flashcards.add_key_point_cards("what-is-autograd", ["records-ops"], now=NOW)
+    for when in (NOW, NOW + timedelta(minutes=30), NOW + timedelta(days=9)):
+        progress, due, new = dojo.flashcards.overview(now=when)
+        assert progress == dojo.flashcards.progress(now=when)
+        assert (due, new) == dojo.flashcards.due_split(now=when)
+        assert due + new == len(dojo.flashcards.queue(now=when, limit=10_000))

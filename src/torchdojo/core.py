@@ -48,6 +48,7 @@ class Dojo:
         self._verification = {e.id: self._verify(e) for e in self.bank}
         #: Entries whose examples passed on their current text (for the home page, computed once).
         self.verified_count = sum(1 for v in self._verification.values() if v and v.current)
+        self.level_counts = {lv: sum(1 for e in self.bank if e.meta.level == lv) for lv in ("junior", "mid", "senior")}
 
     @cached_property
     def index(self) -> SearchIndex:

@@ -188,6 +188,11 @@ class Flashcards:
         self.new_per_day = new_per_day
         # Fuzzing off: intervals are reproducible, and a review's outcome can be explained.
         self.scheduler = Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
+        # The bank does not change while running: its orders and groupings are computed once.
+        self._ordered = sorted(bank, key=_learning_order)
+        self._by_topic = {slug: [e for e in bank if slug in e.meta.topics] for slug in TOPICS}
+        self._topic_ids = {slug: [e.id for e in entries] for slug, entries in self._by_topic.items()}
+        self._ordered_ids = [e.id for e in self._ordered]
 
     # -- cards ---------------------------------------------------------------------------
     def card(self, card_id: str):
@@ -215,10 +220,14 @@ class Flashcards:
         return {r.question_id: r for r in s.scalars(select(CardRow))}
 
     def new_introduced_today(self, now: datetime) -> int:
-        day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        """New entry cards first reviewed since midnight UTC (key-point cards do not count)."""
         with self.sessions() as s:
-            return s.scalar(select(func.count()).select_from(CardRow).where(
-                CardRow.created_at >= day_start, ~CardRow.question_id.contains(KP_SEP))) or 0
+            return self._introduced_today(s, now)
+
+    def _introduced_today(self, s: Session, now: datetime) -> int:
+        day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        return s.scalar(select(func.count()).select_from(CardRow).where(
+            CardRow.created_at >= day_start, ~CardRow.question_id.contains(KP_SEP))) or 0
 
     def status(self, entry_id: str, now: datetime | None = None) -> CardStatus:
         now = now or datetime.now(UTC)
@@ -230,19 +239,20 @@ class Flashcards:
         return CardStatus(entry_id, False, row.due, row.stability, row.difficulty,
                           self.scheduler.get_card_retrievability(card, now), card_version(row))
 
+    def _due_map(self, s: Session) -> dict[str, datetime]:
+        """Card id → due, for every card that has a row (one light query: two columns)."""
+        return dict(s.execute(select(CardRow.question_id, CardRow.due)).all())
+
     def queue(self, filters: Filters = Filters(), now: datetime | None = None, limit: int = 100) -> list[str]:
         """Entry ids to review now, in order: due cards (earliest first), then new cards."""
         now = now or datetime.now(UTC)
         with self.sessions() as s:
-            rows = self._rows(s)
-        due = sorted(
-            (r for r in rows.values()
-             if r.due <= now and (e := self._entry_of(r.question_id)) and filters.match(e)),
-            key=lambda r: r.due,
-        )
-        ids = [r.question_id for r in due]
+            dues = self._due_map(s)
+        due = sorted(((d, cid) for cid, d in dues.items()
+                      if d <= now and (e := self._entry_of(cid)) and filters.match(e)), key=lambda x: x[0])
+        ids = [cid for _, cid in due]  # ties keep the order the cards were created in
         room = max(0, self.new_per_day - self.new_introduced_today(now))
-        new = [e.id for e in sorted(self.bank, key=_learning_order) if e.id not in rows and filters.match(e)][:room]
+        new = [e.id for e in self._ordered if e.id not in dues and filters.match(e)][:room]
         return (ids + new)[:limit]
 
     def reviews_since(self, since: datetime) -> int:
@@ -251,27 +261,48 @@ class Flashcards:
             return s.scalar(select(func.count()).select_from(ReviewLogRow).where(ReviewLogRow.reviewed_at >= since)) or 0
 
     def due_split(self, filters: Filters = Filters(), now: datetime | None = None) -> tuple[int, int]:
-        """(review cards due now, new cards available now) — the two parts of :meth:`queue`."""
+        """(review cards due now, new cards available now) — the two parts of :meth:`queue`,
+        counted without building it."""
         now = now or datetime.now(UTC)
-        queue = self.queue(filters, now, limit=len(self.bank) + 1)
         with self.sessions() as s:
-            known = set(s.scalars(select(CardRow.question_id)))
-        due = sum(1 for i in queue if i in known)
-        return due, len(queue) - due
+            dues = self._due_map(s)
+        due = sum(1 for cid, d in dues.items() if d <= now and (e := self._entry_of(cid)) and filters.match(e))
+        room = max(0, self.new_per_day - self.new_introduced_today(now))
+        if room == 0:
+            return due, 0
+        new = sum(1 for e in self._ordered if e.id not in dues and filters.match(e))
+        return due, min(room, new)
+
+    def overview(self, now: datetime | None = None) -> tuple[list[TopicProgress], int, int]:
+        """(:meth:`progress`, due reviews, new cards available) from one read: the home page."""
+        now = now or datetime.now(UTC)
+        day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+        with self.sessions() as s:  # one query: every card's id, due and creation time
+            rows = s.execute(select(CardRow.question_id, CardRow.due, CardRow.created_at)).all()
+        dues = {cid: d for cid, d, _ in rows}
+        introduced = sum(1 for cid, _, c in rows if c >= day_start and KP_SEP not in cid)
+        due = sum(1 for cid, d in dues.items() if d <= now and self._entry_of(cid))
+        room = max(0, self.new_per_day - introduced)
+        new = min(room, sum(1 for i in self._ordered_ids if i not in dues)) if room else 0
+        return self._progress(dues, now, Filters()), due, new
 
     def progress(self, now: datetime | None = None, filters: Filters = Filters()) -> list[TopicProgress]:
         """Due / new / learned counts for every topic that has entries (an entry counts once per topic)."""
         now = now or datetime.now(UTC)
         with self.sessions() as s:
-            rows = self._rows(s)
+            dues = self._due_map(s)
+        return self._progress(dues, now, filters)
+
+    def _progress(self, dues: dict[str, datetime], now: datetime, filters: Filters) -> list[TopicProgress]:
         out = []
         for slug, name in TOPICS.items():
-            entries = [e for e in self.bank if slug in e.meta.topics and filters.match(e)]
-            if not entries:
+            ids = self._topic_ids[slug] if filters == Filters() else [
+                e.id for e in self._by_topic[slug] if filters.match(e)]
+            if not ids:
                 continue
-            due = sum(1 for e in entries if e.id in rows and rows[e.id].due <= now)
-            new = sum(1 for e in entries if e.id not in rows)
-            out.append(TopicProgress(slug, name, len(entries), due, new, len(entries) - new))
+            seen = [d for i in ids if (d := dues.get(i)) is not None]
+            due = sum(1 for d in seen if d <= now)
+            out.append(TopicProgress(slug, name, len(ids), due, len(ids) - len(seen), len(seen)))
         return out
 
     def preview(self, entry_id: str, now: datetime | None = None) -> dict[str, timedelta]:

@@ -14,15 +14,13 @@ router = APIRouter()
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request):
     d = dojo(request)
-    progress = d.flashcards.progress()
-    due_reviews, new = d.flashcards.due_split()
-    verified = sum(1 for e in d.bank if (v := d.verification(e)) and v.current)
+    progress, due_reviews, new = d.flashcards.overview()  # one read of the cards
     ctx = {
         "progress": progress,
         "due_now": due_reviews + new,
         "due_reviews": due_reviews,
         "entries": len(d.bank),
-        "verified": verified,
-        "levels": {lv: sum(1 for e in d.bank if e.meta.level == lv) for lv in ("junior", "mid", "senior")},
+        "verified": d.verified_count,  # computed once at start
+        "levels": d.level_counts,
     }
     return templates.TemplateResponse(request, "home.html", ctx)
