@@ -75,6 +75,14 @@ class Dojo:
         return MockInterviews(self.sessions, self.bank, self.flashcards, self.challenges, self.judge)
 
     @cached_property
+    def scorecards(self):
+        """Rubric scorecards (:class:`torchdojo.practice.scorecards.Scorecards`): self-review,
+        follow-ups and interviewer mode mark answers here."""
+        from torchdojo.practice.scorecards import Scorecards
+
+        return Scorecards(self.sessions, self.bank, self.flashcards)
+
+    @cached_property
     def grader(self):
         """The free-text answer grader the settings choose (see :mod:`torchdojo.grading`).
 

@@ -130,3 +130,88 @@ class MockItemRow(Base):
     score: Mapped[int | None] = mapped_column(Integer, nullable=True)
     feedback: Mapped[str | None] = mapped_column(Text, nullable=True)
     verdict: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    #: When grading finished for this item (None: still to grade, or grading failed).
+    graded_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    #: A follow-up item: the position of the item it follows up, the question asked, and the
+    #: key point (or linked entry) it probes.
+    parent_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    prompt: Mapped[str | None] = mapped_column(Text, nullable=True)
+    target: Mapped[str | None] = mapped_column(String(80), nullable=True)
+
+
+class InterviewRow(Base):
+    """An interview run by a person with a kit (interviewer mode). ``kit`` is JSON (level,
+    topics, types, entry ids); ``status`` open | final; ``recommendation`` strong-no | no | yes |
+    strong-yes."""
+
+    __tablename__ = "interviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kit: Mapped[str] = mapped_column(Text)
+    candidate: Mapped[str] = mapped_column(String(200), default="")
+    interviewer: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str] = mapped_column(String(10))
+    recommendation: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finalized_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class ScorecardRow(Base):
+    """A rubric scorecard for one answer to one entry (see :mod:`torchdojo.practice.scorecards`).
+
+    ``context``: practice | mock | interview; ``reviewer``: self | peer | interviewer;
+    ``status``: open | final. ``machine_*``: what the grader proposed (``grader_error`` when it
+    failed). ``score``/``band``: from the marks (the formula in the scorecards module), set
+    when final. ``parent_id``: the scorecard of the answer a follow-up (``prompt``) probed."""
+
+    __tablename__ = "scorecards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    entry_id: Mapped[str] = mapped_column(String(80), index=True)
+    context: Mapped[str] = mapped_column(String(12))
+    reviewer: Mapped[str] = mapped_column(String(12))
+    mock_item_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("mock_items.id"), nullable=True, index=True)
+    interview_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("interviews.id"), nullable=True, index=True)
+    parent_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("scorecards.id"), nullable=True)
+    prompt: Mapped[str | None] = mapped_column(Text, nullable=True)
+    answer: Mapped[str] = mapped_column(Text, default="")
+    grader: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    grader_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    machine_uncertain: Mapped[bool] = mapped_column(Boolean, default=False)
+    machine_score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    recommendation: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    band: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finalized_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class ScorecardLineRow(Base):
+    """One line of a scorecard: a key point, a misconception, a STAR part or a design item.
+
+    ``proposal``: the machine's mark (None when it could not propose); ``proposal_uncertain``:
+    the machine does not trust it (the person must decide); ``evidence_*``: the answer span that
+    shows it; ``mark``/``marked_by``/``marked_at``: the mark that counts and who set it."""
+
+    __tablename__ = "scorecard_lines"
+    __table_args__ = (Index("ux_scorecard_lines_position", "scorecard_id", "position", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scorecard_id: Mapped[int] = mapped_column(Integer, ForeignKey("scorecards.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    ref: Mapped[str] = mapped_column(String(200))
+    label: Mapped[str] = mapped_column(Text)
+    weight: Mapped[int] = mapped_column(Integer)
+    proposal: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    proposal_uncertain: Mapped[bool] = mapped_column(Boolean, default=False)
+    evidence_start: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    evidence_end: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    evidence_text: Mapped[str | None] = mapped_column(Text, nullable=True)
+    mark: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    marked_by: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    marked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
