@@ -460,7 +460,7 @@ def _grade(d, mock_id: int) -> None:
     m = d.mocks.get(mock_id)
     if m.status != "grading":
         return
-    todo = [i for i in m.items if i.score is None]
+    todo = [i for i in m.items if not i.graded]
     prose = [i for i in todo if i.kind == "question" and i.answered]
     grader: Any = _NoGrader()
     if prose:
@@ -537,10 +537,10 @@ def _score_cell(item) -> str:
     error = fb.error if hasattr(fb, "error") else (fb or {}).get("error") if isinstance(fb, dict) else None
     if error:  # a failed grade keeps no score; the next grading retries it
         return "[magenta]grading failed[/]"
-    if item.score is None:
+    if not item.graded:
         return "[dim]not graded yet[/]"
-    if hasattr(fb, "uncertain") and fb.uncertain:
-        return "[yellow]uncertain[/]"
+    if item.score is None:  # the grader was unsure: left out of the scores until the candidate marks it
+        return "[yellow]uncertain — not scored[/]"
     color = "red" if item.score < 50 else "yellow" if item.score < 75 else "green"
     return f"[{color}]{item.score}[/]"
 
@@ -633,7 +633,7 @@ def _print_report(d, rep) -> None:
     failed = [i for i in m.items if i.answered and _score_cell(i).endswith("grading failed[/]")]
     head = Text.assemble(
         ("Overall ", "bold"),
-        (f"{rep.overall:.0f}/100", "bold"),
+        (f"{rep.overall:.0f}/100" if rep.overall is not None else "—/100 (nothing scored)", "bold"),
         (" (incomplete)" if failed or rep.pending else "", "magenta"),
         f"   ended: {m.end_reason or '—'}   level {m.level} · {m.minutes} min · "
         f"{m.counts()['answered']}/{len(m.items)} answered",

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.bank.loader import Bank, Entry
@@ -112,6 +112,12 @@ class MockConfig:
     per_item_minutes: float | None = None
     use_judge: bool = True
     seed: int | None = None
+    #: Live follow-ups (one question aimed at the weakest point of each prose answer, asked
+    #: before moving on); None: the level's default (on for mid and senior, off for junior).
+    follow_ups: bool | None = None
+
+    def wants_follow_ups(self) -> bool:
+        return self.follow_ups if self.follow_ups is not None else self.level in ("mid", "senior")
 
     def validate(self) -> None:
         if self.level not in LEVELS:
@@ -149,6 +155,16 @@ class Item:
     score: int | None
     verdict: str | None
     feedback: dict[str, Any] | None
+    item_id: int = 0
+    #: A follow-up: the position of the item it follows up, the question asked, the key point probed.
+    parent_position: int | None = None
+    prompt: str | None = None
+    target: str | None = None
+    graded: bool = False
+
+    @property
+    def is_follow_up(self) -> bool:
+        return self.prompt is not None
 
     @property
     def answered(self) -> bool:
@@ -191,7 +207,7 @@ class Report:
     oldest first, this one included; ``study_plan``: weakest topics with entries to study."""
 
     mock: Mock
-    overall: float
+    overall: float | None
     by_topic: dict[str, float]
     by_level: dict[str, float]
     by_type: dict[str, float]
@@ -226,6 +242,9 @@ class MockInterviews:
         self.flashcards = flashcards
         self.challenges = challenges or {}
         self.judge = judge
+        from torchdojo.practice.scorecards import Scorecards
+
+        self.scorecards = Scorecards(sessions, bank, flashcards)
 
     # -- set-up ----------------------------------------------------------------------------
     def plan(self, config: MockConfig) -> list[tuple[str, str]]:
@@ -297,7 +316,8 @@ class MockInterviews:
         items = self.plan(config)
         minutes = config.minutes or BLUEPRINTS[config.level].minutes
         cfg = {"topics": list(config.topics or []), "types": list(config.types or []),
-               "per_item_minutes": config.per_item_minutes, "use_judge": config.use_judge, "seed": config.seed}
+               "per_item_minutes": config.per_item_minutes, "use_judge": config.use_judge, "seed": config.seed,
+               "follow_ups": config.wants_follow_ups(), "review": "pending"}
         with self.sessions.begin() as s:
             row = MockRow(level=config.level, minutes=minutes, config=json.dumps(cfg), status="active",
                           started_at=now, deadline=now + timedelta(minutes=minutes),
@@ -337,9 +357,12 @@ class MockInterviews:
             e = self.bank.get(r.ref_id)
             title, level, topics, qtype = (e.meta.title, e.meta.level, e.meta.topics, e.meta.type) if e \
                 else (r.ref_id, "", [], "concept")
+        if r.prompt is not None:
+            title = f"Follow-up: {r.prompt}"
         return Item(r.position, r.kind, r.ref_id, title, level, qtype, list(topics), r.answer, r.flagged,
                     r.revealed_at is not None, r.revealed_before_answer, r.time_spent_ms, r.score, r.verdict,
-                    json.loads(r.feedback) if r.feedback else None)
+                    json.loads(r.feedback) if r.feedback else None, r.id, r.parent_position, r.prompt, r.target,
+                    r.graded_at is not None)
 
     def entry(self, item: Item) -> Entry | None:
         return self.bank.get(item.ref_id) if item.kind == "question" else None
@@ -495,50 +518,161 @@ class MockInterviews:
                     self._close(s, row, now, "submitted")
         return self.get(mock_id, now)
 
-    # -- grading ---------------------------------------------------------------------------
-    def grade(self, mock_id: int, grader: AnswerGrader, progress=None) -> Mock:
-        """Grade every answered, ungraded item (one commit each), add key-point cards for what
-        was missed, then mark the mock ``graded`` with its overall score.
+    # -- live follow-ups ---------------------------------------------------------------------
+    def ask_follow_up(self, mock_id: int, position: int, grader: AnswerGrader, now: datetime | None = None) -> Item | None:
+        """Ask the follow-up an interviewer would: grade the answer at ``position`` now and, when
+        it left a key point out (or stated it wrongly), insert one follow-up item right after it,
+        aimed at the weakest point of *that* answer (the entry's own follow-up that probes it,
+        else one composed from the point: :func:`torchdojo.grading.followup.choose_follow_up`).
 
-        ``progress(done, total)`` is called after each item. Unanswered items score 0 and all
-        their key points become cards too: the candidate did not show them. An answer the grader
-        could not grade (``Feedback.error``, e.g. the LLM endpoint is down) keeps ``score`` None,
-        adds no cards and is left out of the overall score; calling ``grade`` again retries it.
-        Raises :class:`MockError` if the mock is still active.
+        Returns the new item, or None when there is nothing to ask: follow-ups off, a coding or
+        follow-up item, no answer, already asked, every point made, or the grader failed (then
+        the interview simply moves on). Raises :class:`TimeUp` / :class:`Locked` like any write.
+        """
+        from torchdojo.grading.followup import choose_follow_up
+
+        now = now or datetime.now(UTC)
+        m = self.get(mock_id, now)
+        if m.status != "active" or not m.config.get("follow_ups") or not 0 <= position < len(m.items):
+            return None
+        item = m.items[position]
+        if item.kind != "question" or item.is_follow_up or not item.answered:
+            return None
+        if any(i.parent_position == position for i in m.items):
+            return None
+        entry = self.bank.get(item.ref_id)
+        if entry is None:
+            return None
+        fb = grader.grade(entry, item.answer)
+        if fb.error:
+            return None
+        question, target = choose_follow_up(entry, fb)
+        if question is None:
+            return None
+
+        def insert(s, row):
+            # Make room at position + 1 (two steps: the (mock, position) index is unique).
+            for col in ("position", "parent_position"):
+                c = getattr(MockItemRow, col)
+                s.execute(update(MockItemRow).where(MockItemRow.mock_id == mock_id, c > position)
+                          .values({col: c + 100_000}))
+                s.execute(update(MockItemRow).where(MockItemRow.mock_id == mock_id, c > position + 100_000)
+                          .values({col: c - 99_999}))
+            if row.current_position is not None and row.current_position > position:
+                row.current_position += 1
+            s.add(MockItemRow(mock_id=mock_id, position=position + 1, kind="question", ref_id=item.ref_id, answer="",
+                              flagged=False, revealed_before_answer=False, time_spent_ms=0,
+                              parent_position=position, prompt=question, target=target))
+        self._commit_or_timeout(mock_id, now, insert)
+        return self.get(mock_id, now).items[position + 1]
+
+    # -- grading ---------------------------------------------------------------------------
+    def grade(self, mock_id: int, grader: AnswerGrader, progress=None, now: datetime | None = None) -> Mock:
+        """Grade every item not graded yet (one commit each), then mark the mock ``graded``.
+
+        Prose answers go to ``grader``; each gets a scorecard (:mod:`torchdojo.practice.scorecards`)
+        holding the machine's proposed marks for the self-review, and the item's score is the
+        scorecard's *estimate* until the candidate confirms it (None when the grader is
+        uncertain: such an item is left out of the averages, never counted as 0). A follow-up is
+        scored on the key point it probed. Unanswered items score 0 and all their key points
+        become cards (the candidate did not show them); for answered items cards come from the
+        confirmed marks (:meth:`finish_review`). An answer the grader could not grade
+        (``Feedback.error``) stays ungraded and is retried by the next ``grade``.
+        ``progress(done, total)`` is called after each item. Raises :class:`MockError` if the
+        mock is still active.
         """
         m = self.get(mock_id)
         if m.status == "active":
             raise MockError("finish the interview before grading it")
-        todo = [i for i in m.items if i.score is None]
+        todo = [i for i in m.items if not i.graded]
         added = 0
         for n, item in enumerate(todo, 1):
-            score, verdict, fb = self._grade_item(item, grader)
+            score, verdict, fb_json = self._grade_item(item, grader)
+            failed = item.kind == "question" and item.answered and (fb_json is None or json.loads(fb_json).get("error"))
+            judge_failed = item.kind == "challenge" and score is None
             with self.sessions.begin() as s:
                 r = self._item_row(s, mock_id, item.position)
-                r.score, r.verdict, r.feedback = score, verdict, fb
-            if score is not None and item.kind == "question":
-                added += self._cards_for(item, fb)
+                r.verdict, r.feedback = verdict, fb_json
+                if failed or judge_failed:
+                    r.score = None  # not a grade: retried next time
+                elif item.kind == "question" and item.answered:
+                    fb = Feedback.model_validate_json(fb_json)
+                    sid = self.scorecards.create(item.ref_id, item.answer, fb, context="mock", mock_item_id=r.id,
+                                                 prompt=item.prompt, only=[item.target] if item.target else None,
+                                                 now=now, s=s)
+                    r.score = None
+                    r.graded_at = now or datetime.now(UTC)
+                    s.flush()
+                    est = self.scorecards._estimate_in(s, sid)
+                    r.score = est[0] if est else None
+                else:
+                    r.score, r.graded_at = score, now or datetime.now(UTC)
+            if item.kind == "question" and not item.answered and not item.is_follow_up:
+                added += len(self.flashcards.add_key_point_cards(
+                    item.ref_id, [k.id for k in self.bank.entries[item.ref_id].meta.key_points]))
             if progress:
                 progress(n, len(todo))
         m = self.get(mock_id)
-        graded = [i for i in m.items if i.score is not None]
         with self.sessions.begin() as s:
             row = s.get(MockRow, mock_id, with_for_update=True)
-            row.status = "graded"
-            row.score = sum(i.score for i in graded) / len(graded) if graded else 0.0
+            if all(i.graded for i in m.items):
+                row.status = "graded"
+            row.score = _overall(m.items)
             cfg = json.loads(row.config)
             cfg["cards_added"] = int(cfg.get("cards_added", 0)) + added
             row.config = json.dumps(cfg)
         return self.get(mock_id)
 
-    def _cards_for(self, item: Item, fb_json: str | None) -> int:
-        """Key-point cards for what an item did not show (all points when unanswered)."""
-        if not item.answered:
-            missed = [k.id for k in self.bank.entries[item.ref_id].meta.key_points]
-        else:
-            fb = json.loads(fb_json) if fb_json else {}
-            missed = [k["id"] for k in fb.get("key_points", []) if k["status"] != "hit"]
-        return len(self.flashcards.add_key_point_cards(item.ref_id, missed))
+    # -- self-review -------------------------------------------------------------------------
+    def review_items(self, mock_id: int) -> list[tuple[Item, Any]]:
+        """(item, scorecard) for every prose item that has a scorecard, in interview order."""
+        m = self.get(mock_id)
+        cards = self.scorecards.for_mock_items(i.item_id for i in m.items)
+        return [(i, cards[i.item_id]) for i in m.items if i.item_id in cards]
+
+    def review_state(self, mock: Mock) -> str:
+        """pending (scorecards wait for the candidate), done or skipped; "none" when nothing to review."""
+        return mock.config.get("review", "none")
+
+    def sync_scores(self, mock_id: int) -> None:
+        """Item scores follow their scorecards (confirmed score once final, else the estimate);
+        the mock's overall score follows the items."""
+        pairs = self.review_items(mock_id)
+        with self.sessions.begin() as s:
+            for item, sc in pairs:
+                r = self._item_row(s, mock_id, item.position)
+                val = (sc.score if sc.final else (sc.estimate[0] if sc.estimate else None))
+                r.score = val
+            row = s.get(MockRow, mock_id, with_for_update=True)
+            items = list(s.scalars(select(MockItemRow).where(MockItemRow.mock_id == mock_id)))
+            row.score = _overall([self._item(i) for i in items])
+
+    def sync_scores_for_item(self, item_id: int) -> None:
+        """:meth:`sync_scores` for the mock that holds mock item ``item_id``."""
+        with self.sessions() as s:
+            mock_id = s.scalar(select(MockItemRow.mock_id).where(MockItemRow.id == item_id))
+        if mock_id is not None:
+            self.sync_scores(mock_id)
+
+    def finish_review(self, mock_id: int, skipped: bool = False) -> Mock:
+        """End the self-review: every scorecard still open is finalised (``skipped``: with the
+        machine's trusted proposals where the candidate left lines unmarked; otherwise every line
+        must be marked — :class:`torchdojo.practice.scorecards.ScorecardError` says which are
+        not). Key points confirmed missed or wrong become cards. Raises :class:`MockError` while
+        the mock is still running or grading."""
+        m = self.get(mock_id)
+        if m.status != "graded":
+            raise MockError("the review starts once the interview is over and graded")
+        for _item, sc in self.review_items(mock_id):
+            if not sc.final:
+                self.scorecards.finalize(sc.id, skipped=skipped)
+        self.sync_scores(mock_id)
+        with self.sessions.begin() as s:
+            row = s.get(MockRow, mock_id, with_for_update=True)
+            cfg = json.loads(row.config)
+            cfg["review"] = "skipped" if skipped else "done"
+            row.config = json.dumps(cfg)
+        return self.get(mock_id)
 
     def _grade_item(self, item: Item, grader: AnswerGrader) -> tuple[int | None, str | None, str | None]:
         if not item.answered:
@@ -570,7 +704,7 @@ class MockInterviews:
         if m.status == "active":
             raise MockError("the interview is still running")
         graded = [i for i in m.items if i.score is not None]
-        overall = sum(i.score for i in graded) / len(graded) if graded else 0.0
+        overall = _overall(m.items)
 
         def mean_by(key) -> dict[str, float]:
             acc: dict[str, list[int]] = defaultdict(list)
@@ -603,10 +737,27 @@ class MockInterviews:
                          + ", ".join(str(i.position + 1) for i in m.items if i.revealed_before_answer) + ".")
         if m.end_reason == "time-out":
             notes.append("Time ran out: only what was saved by then was graded.")
-        failed = [i for i in m.items if i.score is None and i.feedback and i.feedback.get("error")]
-        if failed and m.status == "graded":
+        unsure = [i for i in m.items if i.graded and i.score is None and i.kind == "question"]
+        if unsure:
+            notes.append(f"The grader was unsure about {len(unsure)} answer(s) (item(s) "
+                         + ", ".join(str(i.position + 1) for i in unsure)
+                         + "): they are left out of the scores until you mark them in the review.")
+        review = m.config.get("review")
+        if review == "pending" and m.status == "graded" and any(i.kind == "question" and i.answered for i in m.items):
+            notes.append("Scores are the machine's unconfirmed estimates: review your answers to confirm them.")
+        elif review == "skipped":
+            notes.append("The review was skipped: prose scores are the machine's unconfirmed estimates.")
+        failed = [i for i in m.items if not i.graded and i.feedback and i.feedback.get("error")]
+        if failed and m.status in ("graded", "grading"):
             notes.append(f"{len(failed)} answer(s) could not be graded ({failed[0].feedback['error']}); they are left "
                          "out of the scores. Grading again retries them.")
         return Report(m, overall, by_topic, by_level, by_type, hist, plan,
                       cards_added=int(m.config.get("cards_added", 0)),
-                      pending=sum(i.score is None for i in m.items), notes=notes)
+                      pending=sum(not i.graded for i in m.items), notes=notes)
+
+
+def _overall(items: list[Item]) -> float | None:
+    """Mean score of the items that have one (an uncertain or ungradable answer is left out,
+    never counted as 0); None when no item has a score."""
+    scored = [i.score for i in items if i.score is not None]
+    return sum(scored) / len(scored) if scored else None

@@ -283,6 +283,13 @@ class Scorecards:
         with self.sessions.begin() as s2:
             return write(s2)
 
+    def _estimate_in(self, s: Session, scorecard_id: int) -> tuple[int, int] | None:
+        """The estimate of a scorecard inside an open transaction ``s``."""
+        row = s.get(ScorecardRow, scorecard_id)
+        lines = list(s.scalars(select(ScorecardLineRow).where(ScorecardLineRow.scorecard_id == scorecard_id)
+                               .order_by(ScorecardLineRow.position)))
+        return _card(row, lines).estimate
+
     # -- reading ----------------------------------------------------------------------------
     def get(self, scorecard_id: int) -> Scorecard:
         """Raises :class:`ScorecardError` for an unknown id."""

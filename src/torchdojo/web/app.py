@@ -16,6 +16,7 @@ from fastapi.templating import Jinja2Templates
 
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
+from torchdojo.grading.feedback import BANDS
 from torchdojo.practice.flashcards import CardStateError
 from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
@@ -27,7 +28,7 @@ HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=HERE / "templates")
 templates.env.filters["md"] = markdown.render
 templates.env.filters["md_inline"] = markdown.render_inline
-templates.env.globals.update(TOPICS=TOPICS, LEVELS=LEVELS, QUESTION_TYPES=QUESTION_TYPES)
+templates.env.globals.update(TOPICS=TOPICS, LEVELS=LEVELS, QUESTION_TYPES=QUESTION_TYPES, BANDS=BANDS)
 
 
 def _snippet(text: str) -> str:
@@ -53,7 +54,7 @@ templates.env.filters["duration"] = _duration
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
-    from torchdojo.web.routes import browse, challenges, home, mock, question, review
+    from torchdojo.web.routes import browse, challenges, home, mock, question, review, scorecards
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -91,7 +92,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     def healthz() -> dict:
         return {"ok": True, "entries": len(app.state.dojo.bank)}
 
-    for module in (home, browse, question, review, challenges, mock):
+    for module in (home, browse, question, review, challenges, mock, scorecards):
         app.include_router(module.router)
 
     @app.exception_handler(MockError)

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from markupsafe import escape
 
@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 #: Messages an item page can show after a redirect (``?msg=``); never reflect free text.
 MESSAGES = {
     "saved": "Saved.",
+    "follow-up": "The interviewer follows up on your last answer.",
     "locked": "The model answer was shown before you answered, so this item stays unanswered.",
     "flagged": "Flag updated.",
 }
@@ -300,6 +301,7 @@ def start(
     types: Annotated[list[str] | None, Form()] = None,
     per_item_minutes: str = Form(""),
     use_judge: str | None = Form(None),
+    follow_ups: str = Form("", max_length=1),
 ):
     topics, types = topics or [], types or []
     form = {
@@ -309,6 +311,7 @@ def start(
         "types": types,
         "per_item_minutes": per_item_minutes,
         "use_judge": bool(use_judge),
+        "follow_ups": follow_ups,
     }
     try:
         per_item = _number(per_item_minutes, "the per-question countdown", float)
@@ -321,6 +324,7 @@ def start(
             types=tuple(types) or None,
             per_item_minutes=per_item,
             use_judge=bool(use_judge),
+            follow_ups={"1": True, "0": False}.get(follow_ups),
         )
         m = dojo(request).mocks.start(cfg)
     except MockError as e:
@@ -341,8 +345,9 @@ def resume(request: Request, mock_id: DbId):
 # -- the report (declared before /mock/{id}/{pos}: "report" is not a position) ------------------
 
 
-def _item_view(d, item) -> dict[str, Any]:
-    """What the report shows for one item: score text, feedback, highlighted answer."""
+def _item_view(d, item, sc=None) -> dict[str, Any]:
+    """What the report shows for one item: score text (confirmed, unconfirmed estimate or
+    "uncertain — not scored"), feedback, highlighted answer. ``sc``: the item's scorecard."""
     view: dict[str, Any] = {
         "item": item,
         "fb": None,
@@ -355,7 +360,7 @@ def _item_view(d, item) -> dict[str, Any]:
     if item.answered and fbd.get("error"):  # grading failed: never shown as a score
         view["error"] = fbd["error"]
         view["score_text"] = f"not graded: {fbd['error']}"
-    elif item.score is None:
+    elif not item.graded:
         view["score_text"] = "grading…"
     elif not item.answered:
         view["score_text"], view["graded"] = "0 · unanswered", True
@@ -364,9 +369,15 @@ def _item_view(d, item) -> dict[str, Any]:
         view["score_text"], view["graded"] = str(item.score), True
     else:
         fb = Feedback.model_validate(fbd)
-        view["fb"], view["graded"] = fb, True
-        view["score_text"] = "uncertain" if fb.uncertain else str(item.score)
-        view["band"] = BANDS[fb.band]
+        view["fb"], view["graded"], view["sc"] = fb, True, sc
+        if sc is not None and sc.final and sc.score is not None:
+            who = "confirmed" if any(ln.marked_by not in (None, "machine") for ln in sc.lines) else "unconfirmed"
+            view["score_text"], view["band"], view["confirmation"] = str(sc.score), BANDS[sc.band], who
+        elif item.score is not None:
+            view["score_text"], view["confirmation"] = str(item.score), "unconfirmed"
+            view["band"] = BANDS[band_of(item.score)]
+        else:
+            view["score_text"], view["confirmation"] = "uncertain — not scored", "uncertain"
     if item.kind == "question" and item.answered:
         view["highlighted"] = escape(item.answer)
         if view["fb"] is not None:
@@ -390,7 +401,7 @@ def _report_ctx(request: Request, m: Mock, timeup: bool) -> dict:
         "grader_status": _grader_status(request),
     }
     if r.mock.status == "grading" or (jobs is not None and jobs.busy(m.id)):
-        done = sum(i.score is not None or bool((i.feedback or {}).get("error")) for i in r.mock.items)
+        done = sum(i.graded or bool((i.feedback or {}).get("error")) for i in r.mock.items)
         ctx["done"], ctx["total"] = done, len(r.mock.items)
         if jobs is not None and m.id in jobs.progress:
             run_done, run_total = jobs.progress[m.id]
@@ -398,13 +409,15 @@ def _report_ctx(request: Request, m: Mock, timeup: bool) -> dict:
         err = jobs.errors.get(m.id) if jobs is not None else None
         ctx["grading_error"] = err[1] if err else None
         return ctx
-    views = [_item_view(d, i) for i in r.mock.items]
+    cards = d.mocks.scorecards.for_mock_items(i.item_id for i in r.mock.items)
+    views = [_item_view(d, i, cards.get(i.item_id)) for i in r.mock.items]
     order = {lv: i for i, lv in enumerate(("junior", "mid", "senior"))}
     ctx.update(
         {
             "views": views,
-            "regradable": [v for v in views if v["error"] and v["item"].score is None],
-            "uncertain": [v for v in views if v["fb"] is not None and v["fb"].uncertain and not v["error"]],
+            "regradable": [v for v in views if v["error"] and not v["item"].graded],
+            "uncertain": [v for v in views if v.get("confirmation") == "uncertain"],
+            "review_state": d.mocks.review_state(r.mock),
             "by_topic": _chart(dict(sorted(r.by_topic.items(), key=lambda kv: kv[1])), TOPICS),
             "by_level": _chart(dict(sorted(r.by_level.items(), key=lambda kv: order.get(kv[0], 9)))),
             "by_type": _chart(r.by_type),
@@ -415,14 +428,62 @@ def _report_ctx(request: Request, m: Mock, timeup: bool) -> dict:
 
 
 @router.get("/mock/{mock_id}/report", response_class=HTMLResponse)
-def report(request: Request, mock_id: DbId, timeup: int = 0):
+def report(request: Request, mock_id: DbId, timeup: int = Query(0, ge=0, le=1), later: int = Query(0, ge=0, le=1)):
     m = _mock(request, mock_id)  # ends it first if its time ran out
     if m.status == "active":
         return _redirect(f"/mock/{m.id}/{_first_unanswered(m)}")
     _ensure_grading(request, m)
+    m = dojo(request).mocks.get(m.id)
+    if m.status == "graded" and dojo(request).mocks.review_state(m) == "pending" and not later \
+            and dojo(request).mocks.review_items(m.id):
+        url = f"/mock/{m.id}/review"  # the self-review comes before the report
+        if is_htmx(request):
+            return HTMLResponse('<p class="flash">Graded: opening your self-review…</p>', headers={"HX-Redirect": url})
+        return _redirect(url)
     ctx = _report_ctx(request, m, bool(timeup))
     name = "partials/mock_report.html" if is_htmx(request) else "mock_report.html"
     return templates.TemplateResponse(request, name, ctx)
+
+
+# -- self-review (before the report) --------------------------------------------------------------
+
+
+@router.get("/mock/{mock_id}/review", response_class=HTMLResponse)
+def review(request: Request, mock_id: DbId, n: int = Query(1, ge=1, le=10_000)):
+    """Self-review, one answer at a time: the answer beside its rubric scorecard with the
+    machine's proposals and evidence; the candidate confirms or changes each mark."""
+    d = dojo(request)
+    m = _mock(request, mock_id)
+    if m.status == "active":
+        return _redirect(f"/mock/{m.id}/{_first_unanswered(m)}")
+    if m.status != "graded":
+        return _redirect(_report_url(m.id))
+    pairs = d.mocks.review_items(m.id)
+    if not pairs:
+        return _redirect(_report_url(m.id))
+    n = min(n, len(pairs))
+    item, sc = pairs[n - 1]
+    parent = next((i for i in m.items if item.parent_position is not None and i.position == item.parent_position), None)
+    ctx = {"m": m, "item": item, "sc": sc, "n": n, "total": len(pairs), "pairs": pairs, "parent": parent,
+           "entry": d.bank.get(item.ref_id), "all_final": all(c.final for _, c in pairs),
+           "state": d.mocks.review_state(m), "plain_accept": True,
+           "back": f"/mock/{m.id}/review?n={min(n + 1, len(pairs))}",
+           "finish_label": "Accept the rest and go to the next answer" if n < len(pairs) else "Accept the rest"}
+    return templates.TemplateResponse(request, "mock_review.html", ctx)
+
+
+@router.post("/mock/{mock_id}/review/finish", response_class=HTMLResponse)
+def review_finish(request: Request, mock_id: DbId, skip: str = Form("0", max_length=1)):
+    """End the self-review (``skip=1``: skip what is left; the report then shows the machine's
+    estimates labelled unconfirmed) and open the report."""
+    from torchdojo.practice.scorecards import ScorecardError
+
+    m = _mock(request, mock_id)
+    try:
+        dojo(request).mocks.finish_review(m.id, skipped=skip == "1")
+    except (ScorecardError, MockError) as e:
+        raise HTTPException(409, f"{e}. Mark those lines, or skip the rest of the review.") from e
+    return _redirect(_report_url(m.id))
 
 
 # -- the item page -------------------------------------------------------------------------------
@@ -514,7 +575,33 @@ def save(request: Request, mock_id: DbId, pos: Position, answer: str = Form(""),
         return templates.TemplateResponse(
             request, "partials/mock_status.html", {"saved_at": datetime.now().strftime("%H:%M:%S")}
         )
+    if target == pos + 1 and _maybe_follow_up(request, mock_id, idx):
+        return _redirect(f"/mock/{mock_id}/{pos + 1}?msg=follow-up")
     return _redirect(f"/mock/{mock_id}/{target}" if target else f"/mock/{mock_id}/{pos}?msg=saved")
+
+
+def _maybe_follow_up(request: Request, mock_id: int, idx: int) -> bool:
+    """Ask the interviewer's follow-up on item ``idx`` (0-based) when the set-up wants one and the
+    grader is ready (it never waits for the model to load: then the interview just moves on)."""
+    grader = getattr(request.app.state, "grader", None)
+    if grader is None or grader.status != "ready":
+        return False
+    try:
+        return dojo(request).mocks.ask_follow_up(mock_id, idx, grader) is not None
+    except (TimeUp, Locked):
+        return False
+
+
+@router.post("/mock/{mock_id}/{pos}/next")
+def next_item(request: Request, mock_id: DbId, pos: Position) -> JSONResponse:
+    """Moving on from item ``pos`` (mock.js, after saving): the URL to open next — the
+    follow-up the interviewer asks about this answer, if any, else the next item."""
+    m = _mock(request, mock_id)
+    idx = _index(m, pos)
+    if m.status != "active":
+        return JSONResponse({"url": _report_url(mock_id, timeup=m.end_reason == "time-out"), "follow_up": False})
+    asked = _maybe_follow_up(request, mock_id, idx)
+    return JSONResponse({"url": f"/mock/{mock_id}/{pos + 1}" + ("?msg=follow-up" if asked else ""), "follow_up": asked})
 
 
 def _save_alongside(request: Request, m: Mock, idx: int, answer: str | None) -> None:

@@ -1,5 +1,7 @@
 """One question: the full answer, key points, mistakes, follow-ups, sources, card state; and
-"Practise answering": type an answer, get it graded (not stored) before reading the model answer.
+"Practise answering": type an answer, get the machine's proposed marks on a rubric scorecard,
+confirm or change them (self-review, :mod:`torchdojo.practice.scorecards`), and answer the one
+follow-up an interviewer would ask about the weakest point of that answer.
 
 Grading goes through the app's :class:`~torchdojo.grading.worker.GraderProcess`
 (``app.state.grader``), so this process never imports torch. Unlike the mock report, this one
@@ -93,10 +95,15 @@ def _practice_view(entry: Entry, answer: str, fb: Feedback, was_loading: bool) -
 
 
 @router.post("/questions/{entry_id}/answer", response_class=HTMLResponse)
-def practise(request: Request, entry_id: str, answer: str = Form("")):
-    """Grade one practice answer (not stored). HTMX: the feedback fragment; otherwise the
-    question page with the feedback in it. Over :data:`MAX_ANSWER_CHARS` characters: 422."""
+def practise(request: Request, entry_id: str, answer: str = Form(""), parent: int | None = Form(None, ge=0, le=2**63 - 1),
+             target: str | None = Form(None, max_length=80), prompt: str | None = Form(None, max_length=2000)):
+    """Grade one practice answer and open its scorecard for self-review. With ``parent`` (the
+    scorecard of the answer it follows up), ``target`` and ``prompt``: the answer to a follow-up,
+    scored on the key point it probes. HTMX: the feedback fragment; otherwise the question page
+    with the feedback in it. Over :data:`MAX_ANSWER_CHARS` characters: 422."""
     entry = _entry(request, entry_id)
+    if target is not None and target not in {k.id for k in entry.meta.key_points}:
+        raise HTTPException(422, f"'{target}' is not a key point of this question.")
     if len(answer) > MAX_ANSWER_CHARS:
         msg = (
             f"Your answer is {len(answer):,} characters long; the most that can be graded is "
@@ -108,6 +115,14 @@ def practise(request: Request, entry_id: str, answer: str = Form("")):
         return templates.TemplateResponse(request, "question.html", ctx, status_code=422)
     fb, was_loading = _grade(request, entry, answer)
     view = _practice_view(entry, answer, fb, was_loading)
+    if answer.strip():
+        d = dojo(request)
+        sid = d.scorecards.create(entry.id, answer, fb, context="practice", parent_id=parent,
+                                  prompt=prompt if parent is not None else None,
+                                  only=[target] if parent is not None and target else None)
+        view["sc"] = d.scorecards.get(sid)
+        view["back"] = f"/questions/{entry.id}#practice"
+        view["is_follow_up"] = parent is not None
     if is_htmx(request):
         return templates.TemplateResponse(request, "partials/feedback.html", view)
     ctx = _ctx(request, entry, answer=answer, practice=view)

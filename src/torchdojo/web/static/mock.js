@@ -147,12 +147,24 @@
     save();
   });
 
-  for (const id of ["prev-btn", "next-btn"]) {
-    byId(id)?.addEventListener("click", (ev) => {
-      ev.preventDefault();
-      go(ev.currentTarget.dataset.href);
-    });
-  }
+  byId("prev-btn")?.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    go(ev.currentTarget.dataset.href);
+  });
+  // Next: save, then ask the server whether the interviewer follows up on this answer first.
+  byId("next-btn")?.addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    let href = ev.currentTarget.dataset.href;
+    await save();
+    if (over) return;
+    if (form.dataset.nextUrl) {
+      try {
+        const r = await fetch(form.dataset.nextUrl, { method: "POST" });
+        if (r.ok) href = (await r.json()).url || href;
+      } catch (e) { /* no follow-up: just move on */ }
+    }
+    window.location.assign(href);
+  });
 
   byId("reveal-btn")?.addEventListener("click", (ev) => {
     if (ta && ta.value.trim() === "") {
