@@ -221,17 +221,14 @@ def p50_p95(seconds: list[float]) -> tuple[float, float]:
 
 
 GRID = {
-    "lo": [0.35, 0.40],
+    "cal": [0.0, 0.5, 1.0],
+    "lo": [0.30, 0.35, 0.40],
     "hi": [0.70, 0.80],
-    "contra_sim": [0.55, 0.60, 0.70],
-    "swap_sim": [0.5, 0.6],
-    "mc_sim": [0.80, 0.85],
-    "mc_sim_rel": [0.6, 0.65, 0.7],
-    "mc_over_kp": [0.0, 0.05, 0.1],
+    "rev_close": [0.5, 0.55],
+    "rev_margin": [0.03, 0.06],
     "cap_contradictions": [1, 2],
-    "vague_kp": [0.5, 0.6],
-    "offtopic_rel": [0.45, 0.5],
-    "offtopic_kp": [0.45, 0.6],
+    "vague_kp": [0.5, 0.55],
+    "offtopic_kp": [0.5, 0.6],
 }
 
 
@@ -245,7 +242,7 @@ def tune(entries, data, analyses) -> Params:
             continue
         rows = [(r, score(entries[r["entry"]], a, p)) for r, a in dev]
         m = metrics(rows)
-        obj = m["qwk"] + m["acc"] - 0.05 * m["flawed_as_3"]
+        obj = m["qwk"] + m["acc"] - 0.02 * m["flawed_as_23"] - 0.05 * m["right_as_0"]
         if obj > best:
             best, best_p = obj, p
     return best_p
