@@ -11,10 +11,11 @@ Grading is two steps, so the evidence is kept and the thresholds can be calibrat
    with the question and short answer (relevance).
 2. :func:`score` (pure arithmetic over the analysis and :class:`Params`) decides:
 
-   - **contradicted** key points: the matching unit has the opposite negation polarity to the
-     point (an odd number of "not/never/no/…n't" more or fewer), or it states a misconception
-     whose correction is this point. Embedding similarity alone cannot see this: "X is not Y"
-     embeds almost like "X is Y".
+   - **contradicted** key points: only when signals agree — a unit near the point, nearer one
+     of its written ``contradictions`` by ``rev_margin``, and a word-level sign (an opposite
+     word the contradiction uses, the contradiction's own words, its negation); or a near copy
+     of the point's clause with the other negation parity that a contradiction also matches; or
+     a stated misconception whose correction is this point. A stray "never" is not enough.
    - **misconceptions** stated: a unit close to the claim, clearly closer to the claim than to
      the correction, and not negating it ("it is *not* true that backward replaces .grad").
    - **keyword stuffing**: few function words (a list of terms is not a claim), or the same
@@ -25,9 +26,9 @@ Grading is two steps, so the evidence is kept and the thresholds can be calibrat
      ``hi``, 0 when contradicted), minus penalties for misconceptions and contradictions; an
      answer that states a misconception or contradicts an essential point cannot reach
      "excellent".
-   - **confidence**: low when many key points sit near the ramp's middle, when the score sits on
-     a band boundary, or when signals disagree; below ``uncertain_below`` the faces print
-     "uncertain" instead of a number.
+   - **confidence**: low when the score sits near a band boundary, when weighty key points sit
+     near their hit threshold (each such point is ``uncertain`` too), or when signals disagree;
+     below ``uncertain_below`` the faces print "uncertain" instead of a number.
 
 The thresholds in :data:`DEFAULT` were calibrated on the *dev* half of the labelled set in
 ``bench/grader_eval`` and are reported on the held-out half by ``bench/grader.py``
