@@ -50,6 +50,8 @@ def test_negation_cues():
     assert negation_count("it doesn't copy and never will") == 2
     assert negation_count("skip parameters whose p.grad is None") == 0  # Python's None
     assert negation_count("none of them are leaves") == 1
+    assert negation_count("it raises 'element 0 of tensors does not require grad'") == 0  # a quoted message
+    assert negation_count("it doesn't, and 'x' isn't") == 2
 
 
 def test_opposite_words():
@@ -169,3 +171,22 @@ def test_feedback_is_json_round_trippable(grader):
     fb = grader.grade(e, "Autograd builds a graph during the forward pass and backward uses the chain rule.")
     assert Feedback.model_validate_json(fb.model_dump_json()) == fb
     assert 0 <= fb.score <= 100 and 0.0 <= fb.confidence <= 1.0
+
+
+def test_a_stray_negation_in_a_right_answer_contradicts_nothing(grader):
+    """'never', 'rather than', 'whereas' and quoted error text belong to correct answers too."""
+    e = BANK.get("what-is-autograd")
+    a = ("Autograd records every operation on tensors that require grad while the forward runs, rather than "
+         "parsing the source. backward() walks that graph in reverse with the chain rule; you never get "
+         "'element 0 of tensors does not require grad' unless nothing in the graph requires grad. Gradients "
+         "are added into .grad of leaves, whereas intermediates keep none, so we zero them every step.")
+    fb = grader.grade(e, a)
+    assert not [k.id for k in fb.key_points if k.status == "contradicted"], fb.summary
+    assert fb.band >= 2
+
+
+def test_key_point_results_say_when_they_are_uncertain(grader):
+    e = BANK.get("what-is-autograd")
+    fb = grader.grade(e, "Autograd records operations into a graph and backward uses the chain rule.")
+    assert all(isinstance(k.uncertain, bool) for k in fb.key_points)
+    assert all("hit from" in k.why for k in fb.key_points if k.status != "contradicted")

@@ -31,7 +31,8 @@ class Span(BaseModel):
 class KeyPointResult(BaseModel):
     """One rubric key point and whether the answer made it (``hit``), left it out (``missed``)
     or stated its opposite (``contradicted``). ``similarity`` is the best cosine similarity of
-    an answer sentence to the point or one of its phrasings (embedding grader), in [-1, 1]."""
+    an answer sentence to the point or one of its phrasings (embedding grader), in [-1, 1];
+    ``evidence`` the sentence that shows the status; ``uncertain`` the grader's doubt about it."""
 
     id: str
     text: str
@@ -40,6 +41,8 @@ class KeyPointResult(BaseModel):
     similarity: float | None = None
     evidence: Span | None = None
     why: str = ""
+    #: the grader doubts this status (similarity near the threshold, or signals that disagree)
+    uncertain: bool = False
 
 
 class MisconceptionResult(BaseModel):

@@ -11,10 +11,11 @@ Grading is two steps, so the evidence is kept and the thresholds can be calibrat
    with the question and short answer (relevance).
 2. :func:`score` (pure arithmetic over the analysis and :class:`Params`) decides:
 
-   - **contradicted** key points: the matching unit has the opposite negation polarity to the
-     point (an odd number of "not/never/no/…n't" more or fewer), or it states a misconception
-     whose correction is this point. Embedding similarity alone cannot see this: "X is not Y"
-     embeds almost like "X is Y".
+   - **contradicted** key points: only when signals agree — a unit near the point, nearer one
+     of its written ``contradictions`` by ``rev_margin``, and a word-level sign (an opposite
+     word the contradiction uses, the contradiction's own words, its negation); or a near copy
+     of the point's clause with the other negation parity that a contradiction also matches; or
+     a stated misconception whose correction is this point. A stray "never" is not enough.
    - **misconceptions** stated: a unit close to the claim, clearly closer to the claim than to
      the correction, and not negating it ("it is *not* true that backward replaces .grad").
    - **keyword stuffing**: few function words (a list of terms is not a claim), or the same
@@ -25,9 +26,9 @@ Grading is two steps, so the evidence is kept and the thresholds can be calibrat
      ``hi``, 0 when contradicted), minus penalties for misconceptions and contradictions; an
      answer that states a misconception or contradicts an essential point cannot reach
      "excellent".
-   - **confidence**: low when many key points sit near the ramp's middle, when the score sits on
-     a band boundary, or when signals disagree; below ``uncertain_below`` the faces print
-     "uncertain" instead of a number.
+   - **confidence**: low when the score sits near a band boundary, when weighty key points sit
+     near their hit threshold (each such point is ``uncertain`` too), or when signals disagree;
+     below ``uncertain_below`` the faces print "uncertain" instead of a number.
 
 The thresholds in :data:`DEFAULT` were calibrated on the *dev* half of the labelled set in
 ``bench/grader_eval`` and are reported on the held-out half by ``bench/grader.py``
@@ -37,6 +38,7 @@ rubric coverage checks (:mod:`.structure`).
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field, replace
 
@@ -55,11 +57,15 @@ from torchdojo.grading.text import STOP_WORDS, Unit, clauses, negation_count, st
 class Params:
     """Calibrated thresholds (cosine similarities in [-1, 1]; scores 0–100)."""
 
-    lo: float = 0.40  # similarity with no credit
+    lo: float = 0.30  # similarity with no credit (shifted per point by its calibration, see ``cal``)
     hi: float = 0.80  # similarity with full credit
     hit: float = 0.60  # similarity to call a key point "hit" (the middle of the credit ramp)
-    contra_sim: float = 0.55  # a polarity flip only counts when the unit is this close to the point
-    swap_sim: float = 0.50  # an opposite word ("overwrites" for "accumulates") counts from this close
+    cal: float = 1.0  # how far each point's ramp follows its own calibration (0: one ramp for all)
+    rev_close: float = 0.50  # a reversal: a unit this close to the point…
+    rev_margin: float = 0.06  # …this much closer to one of its written contradictions…
+    # …and a word-level sign (opposite word, the contradiction's own words, its negation)
+    neg_sim: float = 0.70  # a clause this close to the point's clause, with the other negation parity,
+    # and no farther from a written contradiction than from the point (less 0.05), negates it
     mc_sim: float = 0.85  # a unit this close to a misconception's claim…
     mc_sim_rel: float = 0.65  # …or this close and clearly closer to the claim than to any key point
     mc_over_kp: float = 0.10
@@ -68,14 +74,19 @@ class Params:
     contra_penalty: float = 4.0  # per weight unit of a contradicted key point
     flawed_cap: int = 45  # best score when a misconception or enough contradictions are stated
     cap_contradictions: int = 2  # contradicted points (any weight) that trigger flawed_cap
-    stuffing_stop: float = 0.18  # share of function words below which an answer is a term list
+    stuffing_stop: float = 0.18  # share of function words below which an answer is a term list…
+    stuffing_list: float = 0.5  # …or share of comma-separated pieces of at most 3 words…
+    stuffing_rubric: float = 0.3  # …when this share of its content words are the rubric's terms
     stuffing_cap: int = 10
     offtopic_rel: float = 0.50  # relevance (answer vs question + short answer) below this…
+    offtopic_para: float = 0.0  # …and this far below what the points' plain phrasings reach…
     offtopic_kp: float = 0.60  # …with no key point above this is off-topic
-    vague_kp: float = 0.60  # long answers whose best key point stays below this are vague
+    vague_kp: float = 0.55  # long answers whose best key point stays below this…
+    vague_specific: float = 0.12  # …and with few specific words (numbers, code, rubric terms) are vague
     vague_words: int = 30
     vague_cap: int = 15
-    contra_doubt: float = 0.1  # confidence lost per contradicted point (the detector is noisy)
+    kp_doubt: float = 0.05  # a key point this close to its hit threshold is uncertain
+    band_doubt: float = 6.0  # a score this close to a band boundary…
     uncertain_below: float = 0.5
 
 
@@ -93,6 +104,20 @@ class KPMatch:
     ref_neg: int
     clause_sim: float = 0.0  # similarity of that clause pair
     clause: Unit | None = None  # the answer's leaf unit (clause or unsplit sentence) of the pair
+    own: float = 0.6  # similarity the point's own phrasings reach to its other texts (median, leave-one-out)
+    other: float = 0.4  # highest similarity another point's text of the entry reaches to this point's texts
+    reversals: list[Reversal] = field(default_factory=list)  # units closer to a written contradiction
+
+
+@dataclass
+class Reversal:
+    """A unit of the answer that may state one of the point's written ``contradictions``."""
+
+    unit: Unit
+    point_sim: float  # best similarity of the unit to the point's text and phrasings
+    contra_sim: float  # best similarity of the unit to one of the point's contradictions
+    signal: str  # the word-level sign that agrees ("" when none): negation / opposite word / the contradiction's words
+    contradiction: str = ""  # the written contradiction it is closest to
 
 
 @dataclass
@@ -122,6 +147,10 @@ class Analysis:
     n_words: int
     stop_ratio: float
     repeat_ratio: float
+    para_relevance: float = 0.35  # lower quartile of the relevance of the points' plain-language phrasings
+    rubric_share: float = 0.0  # share of the answer's content words that are the rubric's words
+    list_ratio: float = 0.0  # share of comma-separated pieces of at most 3 words (a list of terms)
+    specific_ratio: float = 0.0  # share of words that are specific: numbers, code, the rubric's terms
     checks: list = field(default_factory=list)
     structure_score: float | None = None
 
@@ -159,7 +188,9 @@ class EmbeddingGrader:
         mc_texts = [t for mc in m.misconceptions for t in (mc.claim, mc.correction)]
         ctx = [m.title, m.short_answer]
         flat_clauses = [c for cl in kp_clause_texts for c in cl]
-        emb = self.encoder.encode_cached(flat + mc_texts + ctx + flat_clauses)  # one pass through the model
+        contra = [list(k.contradictions) for k in m.key_points]
+        flat_contra = [c for cs in contra for c in cs]
+        emb = self.encoder.encode_cached(flat + mc_texts + ctx + flat_clauses + flat_contra)  # one pass
         kp_emb, i = [], 0
         for ts in kp_texts:
             kp_emb.append(emb[i:i + len(ts)])
@@ -172,12 +203,31 @@ class EmbeddingGrader:
         for cl in kp_clause_texts:
             kp_clauses.append((cl, emb[i:i + len(cl)], [negation_count(c) for c in cl]))
             i += len(cl)
+        kp_contra = []
+        # words the entry uses to say what is right: a reversal's own words are the others
+        entry_words = set(words(m.short_answer)) | set(words(m.title)) | STOP_WORDS
+        for k in m.key_points:
+            entry_words |= {w for t in (k.text, *k.phrasings) for w in words(t)}
+        for k, cs in zip(m.key_points, contra, strict=True):
+            point_words = {w for t in (k.text, *k.phrasings) for w in words(t)}
+            said_wrong = {w for c in cs for w in words(c)}
+            kp_contra.append((cs, emb[i:i + len(cs)], [negation_count(c) for c in cs],
+                              [frozenset(set(words(c)) - entry_words) for c in cs],
+                              frozenset(point_words - said_wrong - STOP_WORDS)))
+            i += len(cs)
+        own, other = _calibration(kp_emb)
+        # how near the question a single plain-language phrasing of a point is (its lower quartile)
+        phr = [e[1:] for e in kp_emb if len(e) > 1]
+        phr_rel = np.max(np.concatenate(phr) @ ctx_emb.T, 1) if phr else np.array([0.35])
+        para_rel = float(np.percentile(phr_rel, 25))
         kp_main = np.stack([e[0] for e in kp_emb])
         corr = mc_emb[1::2]
         rubric_words = set(STOP_WORDS) | set(words(m.title))
         for k in m.key_points:
             rubric_words |= set(words(k.text))
-        r = {"rubric_words": frozenset(rubric_words), "kp_texts": kp_texts, "kp_emb": kp_emb, "mc_emb": mc_emb, "ctx_emb": ctx_emb, "kp_clauses": kp_clauses,
+        r = {"rubric_words": frozenset(rubric_words), "kp_texts": kp_texts, "kp_emb": kp_emb, "mc_emb": mc_emb,
+             "ctx_emb": ctx_emb, "kp_clauses": kp_clauses, "kp_contra": kp_contra, "own": own, "other": other,
+             "para_rel": para_rel,
              "corr_to_kp": corr @ kp_main.T if len(corr) else np.zeros((0, len(kp_texts)))}
         with self._lock:
             self._rubrics[entry.id] = r
@@ -198,9 +248,11 @@ class EmbeddingGrader:
         # from "talks about the same thing as a point")
         sims = [U @ E.T for E in rub["kp_emb"]]  # per key point: (units, its texts)
         unit_kp = np.max(np.stack([S.max(1) for S in sims]), 0) if us else np.zeros(0)
-        for k, S, (cl, CE, cneg) in zip(m.key_points, sims, rub["kp_clauses"], strict=True):
+        for n, (k, S, (cl, CE, cneg)) in enumerate(zip(m.key_points, sims, rub["kp_clauses"], strict=True)):
+            own, other = float(rub["own"][n]), float(rub["other"][n])
             if not us:
-                kps.append(KPMatch(k.id, k.text, k.weight, 0.0, None, k.text, negation_count(k.text)))
+                kps.append(KPMatch(k.id, k.text, k.weight, 0.0, None, k.text, negation_count(k.text),
+                                   own=own, other=other))
                 continue
             i, j = np.unravel_index(int(S.argmax()), S.shape)
             # polarity is read clause against clause: the answer's leaf unit and the point's
@@ -208,7 +260,8 @@ class EmbeddingGrader:
             C = U[leaf] @ CE.T
             li, lj = np.unravel_index(int(C.argmax()), C.shape)
             lu = us[leaf[li]]
-            kps.append(KPMatch(k.id, k.text, k.weight, float(S[i, j]), us[i], cl[lj], cneg[lj], float(C[li, lj]), lu))
+            kps.append(KPMatch(k.id, k.text, k.weight, float(S[i, j]), us[i], cl[lj], cneg[lj], float(C[li, lj]), lu,
+                               own, other, _reversals(k, us, U, S.max(1), rub["kp_contra"][n])))
         mcs = []
         for n, mc in enumerate(m.misconceptions):
             if not us:
@@ -225,7 +278,15 @@ class EmbeddingGrader:
         relevance = float(max(whole @ rub["ctx_emb"][0], whole @ rub["ctx_emb"][1])) if whole is not None else 0.0
         content = [w for w in ws if w not in STOP_WORDS]
         repeat = 1 - len(set(content)) / len(content) if content else 0.0
-        a = Analysis(entry.id, answer, us, kps, mcs, relevance, len(ws), stop_ratio(answer), repeat)
+        terms = rub["rubric_words"] - STOP_WORDS
+        rubric_share = sum(w in terms for w in content) / len(content) if content else 0.0
+        pieces = [x for x in re.split(r"[,;.\n]+\s", answer) if x.strip()]
+        list_ratio = sum(len(words(x)) <= 3 for x in pieces) / len(pieces) if pieces else 0.0
+        specific = sum(w in terms or any(c.isdigit() or c in "_.()" for c in w) for w in content)
+        specific_ratio = specific / len(ws) if ws else 0.0
+        a = Analysis(entry.id, answer, us, kps, mcs, relevance, len(ws), stop_ratio(answer), repeat,
+                     para_relevance=rub["para_rel"], rubric_share=rubric_share, list_ratio=list_ratio,
+                     specific_ratio=specific_ratio)
         if m.type == "behavioral" and m.behavioral_rubric is not None:
             a.checks, a.structure_score = structure.star(answer, us, U, m.behavioral_rubric, self.encoder)
         elif m.type == "system-design" and m.design_rubric is not None:
@@ -260,13 +321,58 @@ class EmbeddingGrader:
         return g
 
 
+def _calibration(kp_emb: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Per key point, from the bank's own texts: ``own``, the median over its phrasings of each
+    phrasing's best similarity to the point's *other* texts (what a correct plain-language
+    sentence reaches), and ``other``, the best similarity any text of another point of the
+    entry reaches to this point's texts (what a sentence about something else reaches)."""
+    own, other = [], []
+    for n, E in enumerate(kp_emb):
+        G = E @ E.T
+        np.fill_diagonal(G, -1.0)
+        loo = G.max(1)[1:] if len(E) > 2 else G.max(1)
+        own.append(float(np.median(loo)) if len(loo) else 0.6)
+        rest = [F for m, F in enumerate(kp_emb) if m != n]
+        other.append(float((np.concatenate(rest) @ E.T).max()) if rest else 0.4)
+    return np.array(own), np.array(other)
+
+
+def _reversals(k, us: list[Unit], U: np.ndarray, point_sim: np.ndarray, contra) -> list[Reversal]:
+    """Units whose best match among the point's written contradictions is at least as close as
+    the point itself (less 0.05), with the word-level sign that agrees, if any. A sign needs a
+    word the reversal uses: an opposite of a word of the point that the contradiction itself
+    uses (:mod:`.opposites`); a word of the contradiction that the entry never uses to say what
+    is right; or a negation cue with the contradiction's parity where the point has the other
+    one. None counts when the unit also uses a word only the point (not its reversals) uses."""
+    texts, CE, cneg, cwords, point_only = contra
+    if not texts:
+        return []
+    C = U @ CE.T
+    out = []
+    pneg = negation_count(k.text) % 2
+    pwords = words(k.text)
+    for n, u in enumerate(us):
+        j = int(C[n].argmax())
+        if C[n, j] < point_sim[n] - 0.05:
+            continue
+        uw = set(words(u.text))
+        neg = negation_count(u.text)
+        signal = ""
+        if not uw & point_only:
+            t = reversed_terms(pwords, list(uw))
+            if t is not None and t[1] in set(words(texts[j])):
+                signal = f"it says '{t[1]}' where the point says '{t[0]}'"
+            elif hit := cwords[j] & uw:
+                signal = "it says '" + "', '".join(sorted(hit)) + "' as the reversed statement does"
+            elif neg and neg % 2 == cneg[j] % 2 != pneg:
+                signal = "it negates the point as the reversed statement does"
+        out.append(Reversal(u, float(point_sim[n]), float(C[n, j]), signal, texts[j]))
+    return out
+
+
 # -- step 2: the decision ------------------------------------------------------------------
 def _span(u: Unit | None) -> Span | None:
     return Span(start=u.start, end=u.end, text=u.text) if u is not None else None
-
-
-def _ramp(s: float, p: Params) -> float:
-    return float(min(1.0, max(0.0, (s - p.lo) / (p.hi - p.lo))))
 
 
 def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = EmbeddingGrader.name) -> Feedback:
@@ -293,39 +399,50 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
         stated.append(mc)
 
     kpr: list[KeyPointResult] = []
-    credit = total = contra_w = 0.0
-    essential_contradicted = False
+    credit = total = contra_w = doubt_w = 0.0
     n_contra = 0
-    near = 0
     for n, k in enumerate(a.kps):
         total += k.weight
+        lo, hi = p.lo + p.cal * (k.other - 0.60), p.hi + p.cal * (k.own - 0.62)
+        hi = max(hi, lo + 0.1)
+        hit_at = lo + (p.hit - p.lo) / (p.hi - p.lo) * (hi - lo)
         status, why = "missed", ""
-        flipped = k.clause is not None and k.clause_sim >= p.contra_sim and \
-            (negation_count(k.clause.text) - k.ref_neg) % 2 == 1
-        swapped = reversed_terms(words(k.ref_text), words(k.clause.text)) \
-            if k.clause is not None and k.clause_sim >= p.swap_sim else None
+        rev = [r for r in k.reversals if r.signal and r.point_sim >= p.rev_close]
+        sure = [r for r in rev if r.contra_sim - r.point_sim >= p.rev_margin]
         by_mc = any(mc.unit is not None and (mc.unit.start, mc.unit.end) == (k.unit.start, k.unit.end)
                     and mc.corr_to_kp and mc.corr_to_kp[n] >= 0.5 for mc in stated) if k.unit else False
-        if flipped or by_mc or swapped:
+        unit = k.unit
+        negated = k.clause is not None and k.clause_sim >= p.neg_sim and \
+            (negation_count(k.clause.text) - k.ref_neg) % 2 == 1 and \
+            any((r.unit.start, r.unit.end) == (k.clause.start, k.clause.end) for r in k.reversals)
+        if negated and not sure:
+            sure = [Reversal(k.clause, k.clause_sim, k.clause_sim, "it negates the point")]
+        if sure or by_mc:
             status = "contradicted"
-            why = ("the sentence that matches this point negates it" if flipped else
-                   f"the sentence that matches this point says '{swapped[1]}' where the point says '{swapped[0]}'"
-                   if swapped else "the sentence that matches this point states a misconception it corrects")
+            if sure:
+                r = max(sure, key=lambda r: r.contra_sim - r.point_sim)
+                unit = r.unit
+                why = f"this sentence is closer to a reversal of the point than to the point, and {r.signal}"
+            else:
+                why = "the sentence that matches this point states a misconception it corrects"
             contra_w += k.weight
             n_contra += 1
-            essential_contradicted |= k.weight == 3
+            # doubtful when the reversal is barely closer, or the point is also made elsewhere
+            kp_unc = bool(sure) and (max(r.contra_sim - r.point_sim for r in sure) < p.rev_margin + 0.05
+                                     or k.sim >= hi)
         else:
-            c = _ramp(k.sim, p)
-            credit += k.weight * c
-            if k.sim >= p.hit:
-                status, why = "hit", f"similarity {k.sim:.2f}"
+            credit += k.weight * float(min(1.0, max(0.0, (k.sim - lo) / (hi - lo))))
+            if k.sim >= hit_at:
+                status, why = "hit", f"similarity {k.sim:.2f} (hit from {hit_at:.2f})"
             else:
-                why = f"closest sentence similarity {k.sim:.2f}"
-        if p.lo + 0.05 < k.sim < p.hi - 0.05:  # neither clearly made nor clearly absent
-            near += k.weight
-        evidence = (_span(k.clause) if status == "contradicted" else _span(k.unit)) if status != "missed" else None
+                why = f"closest sentence similarity {k.sim:.2f} (hit from {hit_at:.2f})"
+            # doubtful near the threshold, or made while a reversal of it is nearly as close
+            kp_unc = abs(k.sim - hit_at) < p.kp_doubt or (status == "hit" and bool(rev) and any(
+                r.contra_sim - r.point_sim > p.rev_margin - 0.05 for r in rev))
+        doubt_w += k.weight * kp_unc
+        evidence = _span(unit) if status != "missed" else None
         kpr.append(KeyPointResult(id=k.id, text=k.text, weight=k.weight, status=status,
-                                  similarity=round(k.sim, 3), evidence=evidence, why=why))
+                                  similarity=round(k.sim, 3), evidence=evidence, why=why, uncertain=kp_unc))
     coverage = credit / total if total else 0.0
     raw = 100.0 * coverage
     if a.structure_score is not None:
@@ -334,13 +451,16 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
     best_kp = max((k.sim for k in a.kps), default=0.0)
 
     # answer-level problems
-    if a.n_words >= 5 and (a.stop_ratio < p.stuffing_stop or a.repeat_ratio > 0.45):
+    behavioral_ok = a.structure_score is not None and a.structure_score >= 0.6
+    if a.n_words >= 5 and a.rubric_share >= p.stuffing_rubric and (
+            a.stop_ratio < p.stuffing_stop or a.list_ratio >= p.stuffing_list):
         flags.append("keyword-stuffing")
         raw = min(raw, p.stuffing_cap)
-    if a.relevance < p.offtopic_rel and best_kp < p.offtopic_kp:
+    if a.relevance < min(p.offtopic_rel, a.para_relevance - p.offtopic_para) and best_kp < p.offtopic_kp:
         flags.append("off-topic")
         raw = 0.0
-    elif a.n_words >= p.vague_words and best_kp < p.vague_kp:
+    elif (a.n_words >= p.vague_words and best_kp < p.vague_kp and a.specific_ratio < p.vague_specific
+          and not behavioral_ok):
         flags.append("vague")
         raw = min(raw, p.vague_cap)
     if a.n_words < 8 and "keyword-stuffing" not in flags:
@@ -349,15 +469,14 @@ def score(entry: Entry, a: Analysis, p: Params = DEFAULT, grader: str = Embeddin
         raw = min(raw, p.flawed_cap)
     s = int(round(min(100.0, max(0.0, raw))))
 
-    # confidence: ambiguous key points, closeness to a band boundary, the noisy contradiction
-    # detector having fired, a clear answer-level problem
-    amb = near / total if total else 0.0
-    edge = min(abs(s - b) for b in (25, 50, 75)) / 12.5
-    conf = 0.3 + 0.3 * min(1.0, edge) + 0.4 * (1 - amb) - p.contra_doubt * n_contra
+    # confidence: the score near a band boundary, doubtful key points carrying weight, signals
+    # that disagree (a reversal or misconception in an answer that otherwise covers the rubric)
+    amb = doubt_w / total if total else 0.0
+    edge = min(abs(raw - b) for b in (25, 50, 75)) if 0 < s < 100 else 50.0
+    conflict = (n_contra > 0 or bool(stated)) and coverage >= 0.6
+    conf = 0.5 + 0.5 * min(1.0, edge / (2 * p.band_doubt)) - 0.5 * amb - 0.3 * conflict
     if flags and flags != ["too-short"]:
         conf = max(conf, 0.8)
-    if a.relevance > 0.6 and s < 25 and not stated and not flags:
-        conf -= 0.25  # on topic yet nothing matched: maybe a paraphrase the model missed
     conf = float(min(1.0, max(0.0, conf)))
 
     mres = [MisconceptionResult(claim=mc.claim, correction=mc.correction, evidence=_span(mc.unit),

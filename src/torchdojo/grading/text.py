@@ -91,9 +91,15 @@ def words(text: str) -> list[str]:
     return [w.lower().strip(".'") for w in WORD.findall(text)]
 
 
+#: Quoted text (an error message, a code string): its words are not the speaker's claim.
+_QUOTED = re.compile(r"""(?<!\w)'[^'\n]+'(?!\w)|"[^"\n]+"|`[^`\n]+`|“[^”\n]+”""")
+
+
 def negation_count(text: str) -> int:
-    """Negation cues in ``text``: words of :data:`NEGATIONS` and ``n't`` contractions."""
+    """Negation cues in ``text``: words of :data:`NEGATIONS` and ``n't`` contractions, outside
+    quotes (``'element 0 of tensors does not require grad'`` is a message, not a claim)."""
     # "None" with a capital is Python's None, not a negation
+    text = _QUOTED.sub(" ", text)
     return sum((w.lower() in NEGATIONS and w != "None") or w.lower().endswith("n't") for w in WORD.findall(text))
 
 
