@@ -29,3 +29,6 @@ app.command()(answer)
 from torchdojo.cli.doctor import doctor  # noqa: E402
 
 app.command()(doctor)
+from torchdojo.cli import scorecards  # noqa: E402
+
+app.add_typer(scorecards.app, name="scorecards")

@@ -9,6 +9,7 @@ before the next prompt (autosave), and the deadline is enforced with ``SIGALRM``
 from __future__ import annotations
 
 import signal
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -297,6 +298,40 @@ def _list(m, current: int, current_ms: float) -> None:
     console.print(t)
 
 
+class _GraderLoader:
+    """Loads the answer grader in a thread while the candidate answers, so a live follow-up never
+    makes them wait for the model (until it is loaded, the interview simply moves on)."""
+
+    def __init__(self, d) -> None:
+        self.d, self.ready = d, threading.Event()
+        threading.Thread(target=self._load, daemon=True).start()
+
+    def _load(self) -> None:
+        try:
+            _ = self.d.grader
+            self.ready.set()
+        except Exception:  # no follow-ups then; grading at the end reports the error
+            pass
+
+
+_loader: _GraderLoader | None = None
+
+
+def _follow_up(d, mock_id: int, pos: int) -> bool:
+    """Ask the interviewer's follow-up on item ``pos`` when the grader is loaded (True if asked)."""
+    if _loader is None:
+        return False
+    if not _loader.ready.is_set():
+        with console.status("the interviewer is thinking about your answer…"):
+            if not _loader.ready.wait(timeout=60):  # the grader is still loading: move on
+                return False
+    fu = d.mocks.ask_follow_up(mock_id, pos, d.grader)
+    if fu is None:
+        return False
+    console.print(Panel(Text(fu.prompt or ""), title="[bold]The interviewer follows up[/]", border_style="magenta"))
+    return True
+
+
 def _interview(d, mock_id: int, clock: _Clock, pos: int) -> str:
     """The command loop. Returns ``quit``, ``submit`` or ``ended`` (ended elsewhere);
     raises :class:`TimeOut` or the core's ``TimeUp``."""
@@ -337,7 +372,9 @@ def _interview(d, mock_id: int, clock: _Clock, pos: int) -> str:
                         d.mocks.save_answer(mock_id, pos, text)
                         console.print(f"[green]Saved[/] ({len(text)} characters).")
             elif cmd == "n":
-                if pos + 1 < len(m.items):
+                if _follow_up(d, mock_id, pos):
+                    pos += 1  # the follow-up was inserted right after this item
+                elif pos + 1 < len(m.items):
                     pos += 1
                 else:
                     console.print("This is the last item: [bold]s[/] submits, [bold]g 1[/] goes back to the first.")
@@ -408,6 +445,9 @@ def _run(d, mock_id: int, resumed: bool) -> None:
                 f"Resuming: {m.counts()['answered']}/{len(m.items)} answered, {_mmss(m.remaining_seconds())} left."
             )
         pos = next((i.position for i in m.items if not i.answered and not i.revealed_before_answer), 0)
+        global _loader
+        if m.config.get("follow_ups") and _loader is None:
+            _loader = _GraderLoader(d)
         outcome = "ended"
         with _Clock(m.deadline) as clock:
             try:
@@ -443,6 +483,9 @@ def _run(d, mock_id: int, resumed: bool) -> None:
         else:  # ended elsewhere (the web face submitted it)
             console.print("This interview was submitted elsewhere.")
     _grade(d, mock_id)
+    from torchdojo.cli.scorecards import review_mock
+
+    review_mock(d, mock_id)  # the self-review comes before the report; each mark is saved at once
     _print_report(d, d.mocks.report(mock_id))
 
 
@@ -710,6 +753,10 @@ def mock(
     per_item_minutes: Annotated[float | None, typer.Option(help="show a per-item countdown of X minutes")] = None,
     judge: Annotated[bool, typer.Option("--judge/--no-judge", help="coding items as judged challenges")] = True,
     seed: Annotated[int | None, typer.Option(help="seed for choosing the items")] = None,
+    follow_ups: Annotated[bool | None, typer.Option(
+        "--follow-ups/--no-follow-ups",
+        help="after each prose answer the interviewer asks about its weakest point (default: on for mid and senior)",
+    )] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue the newest running mock without asking")] = False,
     new: Annotated[bool, typer.Option("--new", help="start a new mock even if one is running")] = False,
 ) -> None:
@@ -728,6 +775,7 @@ def mock(
         per_item_minutes=per_item_minutes,
         use_judge=judge,
         seed=seed,
+        follow_ups=follow_ups,
     )
     d = None
     try:
@@ -804,6 +852,31 @@ def report(
             )
             raise typer.Exit(1)
         _grade(d, mock_id)
+        _print_report(d, d.mocks.report(mock_id))
+    except MockError as e:
+        raise _fail(str(e)) from None
+    finally:
+        _close_judge(d)
+
+
+@app.command()
+def review(
+    mock_id: Annotated[int | None, typer.Argument(help="mock id (default: the latest graded)")] = None,
+) -> None:
+    """Self-review a graded mock interview: confirm or change the machine's marks, then the report."""
+    from torchdojo.cli.scorecards import review_mock
+    from torchdojo.practice.mock import MockError
+
+    d = _dojo()
+    try:
+        if mock_id is None:
+            latest = next((x for x in d.mocks.list() if x.status == "graded"), None)
+            if latest is None:
+                console.print("No graded mock interview yet. Start one with: [bold]torchdojo mock[/]")
+                raise typer.Exit(1)
+            mock_id = latest.id
+        _grade(d, mock_id)
+        review_mock(d, mock_id)
         _print_report(d, d.mocks.report(mock_id))
     except MockError as e:
         raise _fail(str(e)) from None

@@ -615,8 +615,7 @@ class MockInterviews:
         m = self.get(mock_id)
         with self.sessions.begin() as s:
             row = s.get(MockRow, mock_id, with_for_update=True)
-            if all(i.graded for i in m.items):
-                row.status = "graded"
+            row.status = "graded"  # items whose grading failed stay ungraded (with the error) and are retried
             row.score = _overall(m.items)
             cfg = json.loads(row.config)
             cfg["cards_added"] = int(cfg.get("cards_added", 0)) + added
