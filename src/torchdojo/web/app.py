@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
 from torchdojo.practice.flashcards import CardStateError
+from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
 from torchdojo.store.search import HL_END, HL_START
@@ -53,7 +54,7 @@ templates.env.filters["duration"] = _duration
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
-    from torchdojo.web.routes import browse, challenges, home, mock, question, review
+    from torchdojo.web.routes import browse, challenges, home, interview, mock, question, review
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -62,7 +63,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         from torchdojo.grading.worker import GraderProcess
 
         d = app.state.dojo
-        _ = d.mocks  # built here, not concurrently by two threads
+        _ = d.mocks, d.interviews  # built here, not concurrently by two threads
         app.state.grader = GraderProcess(d.settings, d.bank)
         app.state.grader.start()
         app.state.mock_grading = mock.GradingJobs(d, app.state.grader)
@@ -91,7 +92,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     def healthz() -> dict:
         return {"ok": True, "entries": len(app.state.dojo.bank)}
 
-    for module in (home, browse, question, review, challenges, mock):
+    for module in (home, browse, question, review, challenges, mock, interview):
         app.include_router(module.router)
 
     @app.exception_handler(MockError)
@@ -99,6 +100,11 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         # e.g. an over-long answer posted with Flag, Reveal or Finish: a 422 that says why
         return templates.TemplateResponse(request, "error.html", {"title": "Not saved", "detail": str(exc)},
                                           status_code=422)
+
+    @app.exception_handler(InterviewError)
+    async def interview_error(request: Request, exc: InterviewError) -> HTMLResponse:
+        # 404 unknown interview/scorecard/line, 409 finished, 422 a bad mark or set-up
+        return interview.interview_error(request, exc)
 
     @app.exception_handler(CardStateError)
     async def card_state(request: Request, exc: CardStateError) -> HTMLResponse:
