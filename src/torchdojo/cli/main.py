@@ -29,3 +29,9 @@ app.command()(answer)
 from torchdojo.cli.doctor import doctor  # noqa: E402
 
 app.command()(doctor)
+from torchdojo.cli import interview  # noqa: E402
+
+app.add_typer(interview.app, name="interview")
+
+if __name__ == "__main__":
+    app()
