@@ -281,6 +281,9 @@ class Interviews:
         with self.sessions() as s:
             self._check_open(s, interview_id)
             self._card_of(s, interview_id, scorecard_id)
+            if s.scalar(select(ScorecardLineRow.id).where(ScorecardLineRow.scorecard_id == scorecard_id,
+                                                          ScorecardLineRow.position == position)) is None:
+                raise InterviewNotFound(f"scorecard #{scorecard_id} has no line {position + 1}")
         try:
             if mark:
                 return self.scorecards.set_mark(scorecard_id, position, mark, by="interviewer", note=note, now=now)
