@@ -432,6 +432,7 @@ class Interviews:
 PDF_CSS = """
 @page { size: A4; margin: 18mm 16mm 20mm;
   @bottom-center { content: "torchdojo interview scorecard · page " counter(page) " of " counter(pages);
+                   font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif;
                    font-size: 8pt; color: #666; } }
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 10pt; line-height: 1.4;
        color: #1d232b; }

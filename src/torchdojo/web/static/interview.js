@@ -10,6 +10,10 @@
     const form = ev.target.closest("form[data-confirm]");
     if (form && !window.confirm(form.dataset.confirm)) ev.preventDefault();
   });
+  document.body.addEventListener("htmx:afterRequest", (ev) => {
+    const el = ev.detail.elt;
+    if (el.classList && el.classList.contains("iv-note") && ev.detail.successful) el.classList.add("saved");
+  });
   document.body.addEventListener("htmx:responseError", (ev) => {
     const card = ev.detail.elt.closest(".iv-card, #overall-slot");
     const box = card && card.querySelector(".iv-error");
