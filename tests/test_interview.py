@@ -305,6 +305,11 @@ def test_interviewer_mode_from_kit_to_pdf_in_chromium(wt_server, browser, tmp_pa
     second.locator("form.iv-line").nth(0).get_by_role("button", name=re.compile("missed$")).click()
     expect(page.locator("#q-2 form.iv-line").nth(0)).to_have_attribute("data-mark", "missed")
 
+    # The sheet fits a phone's width (long code-like key points wrap).
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    page.set_viewport_size({"width": 1280, "height": 900})
+
     # The print stylesheet hides the app's chrome and the buttons.
     page.emulate_media(media="print")
     expect(page.locator(".topbar")).to_be_hidden()
