@@ -38,11 +38,15 @@ missing=()
 # The judge's sandbox: libseccomp (seccomp filters) and util-linux's unshare (namespace probe).
 ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || missing+=(libseccomp2)
 command -v unshare >/dev/null || missing+=(util-linux)
+# Interview scorecards as PDF: WeasyPrint renders with Pango (and HarfBuzz, fontconfig below it).
+ldconfig -p 2>/dev/null | grep -q 'libpango-1\.0\.so\.0' || missing+=(libpango-1.0-0)
+ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1\.0\.so\.0' || missing+=(libpangoft2-1.0-0)
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null || missing+=(chromium)
   command -v tmux >/dev/null || missing+=(tmux)
   command -v ps >/dev/null || missing+=(procps)
   command -v setpriv >/dev/null || missing+=(util-linux)
+  command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null || missing+=(poppler-utils)
 fi
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"

@@ -83,6 +83,14 @@ class Dojo:
         return Scorecards(self.sessions, self.bank, self.flashcards)
 
     @cached_property
+    def interviews(self):
+        """Interviewer mode (:class:`torchdojo.practice.interviews.Interviews`): kits, live
+        scorecards, Markdown and PDF export."""
+        from torchdojo.practice.interviews import Interviews
+
+        return Interviews(self.sessions, self.bank, self.scorecards)
+
+    @cached_property
     def grader(self):
         """The free-text answer grader the settings choose (see :mod:`torchdojo.grading`).
 

@@ -32,3 +32,9 @@ app.command()(doctor)
 from torchdojo.cli import scorecards  # noqa: E402
 
 app.add_typer(scorecards.app, name="scorecards")
+from torchdojo.cli import interview  # noqa: E402
+
+app.add_typer(interview.app, name="interview")
+
+if __name__ == "__main__":
+    app()

@@ -18,6 +18,7 @@ from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
 from torchdojo.grading.feedback import BANDS
 from torchdojo.practice.flashcards import CardStateError
+from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
 from torchdojo.store.search import HL_END, HL_START
@@ -54,7 +55,7 @@ templates.env.filters["duration"] = _duration
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
-    from torchdojo.web.routes import browse, challenges, home, mock, question, review, scorecards
+    from torchdojo.web.routes import browse, challenges, home, interview, mock, question, review, scorecards
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -63,7 +64,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         from torchdojo.grading.worker import GraderProcess
 
         d = app.state.dojo
-        _ = d.mocks  # built here, not concurrently by two threads
+        _ = d.mocks, d.interviews  # built here, not concurrently by two threads
         app.state.grader = GraderProcess(d.settings, d.bank)
         app.state.grader.start()
         app.state.mock_grading = mock.GradingJobs(d, app.state.grader)
@@ -92,7 +93,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     def healthz() -> dict:
         return {"ok": True, "entries": len(app.state.dojo.bank)}
 
-    for module in (home, browse, question, review, challenges, mock, scorecards):
+    for module in (home, browse, question, review, challenges, mock, interview, scorecards):
         app.include_router(module.router)
 
     @app.exception_handler(MockError)
@@ -100,6 +101,11 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         # e.g. an over-long answer posted with Flag, Reveal or Finish: a 422 that says why
         return templates.TemplateResponse(request, "error.html", {"title": "Not saved", "detail": str(exc)},
                                           status_code=422)
+
+    @app.exception_handler(InterviewError)
+    async def interview_error(request: Request, exc: InterviewError) -> HTMLResponse:
+        # 404 unknown interview/scorecard/line, 409 finished, 422 a bad mark or set-up
+        return interview.interview_error(request, exc)
 
     @app.exception_handler(CardStateError)
     async def card_state(request: Request, exc: CardStateError) -> HTMLResponse:
