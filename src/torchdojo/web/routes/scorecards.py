@@ -28,7 +28,8 @@ def _after(request: Request, sid: int, back: str, error: str | None = None, stat
     if sc.mock_item_id is not None:
         d.mocks.sync_scores_for_item(sc.mock_item_id)
     if is_htmx(request):
-        ctx = {"sc": sc, "back": back, "BANDS": BANDS, "error": error}
+        # in a mock review, "accept" is a plain form: it opens the next answer
+        ctx = {"sc": sc, "back": back, "BANDS": BANDS, "error": error, "plain_accept": sc.context == "mock"}
         return templates.TemplateResponse(request, "partials/scorecard.html", ctx, status_code=status)
     if error:
         raise HTTPException(status, error)

@@ -11,8 +11,26 @@
     ls.forEach((l, i) => l.classList.toggle("current", i === cur));
     ls[cur].scrollIntoView({ block: "nearest" });
   }
+  // Keys typed while a mark is being saved wait until the new scorecard is in place (a click on
+  // the old one, or on one HTMX has not wired yet, would be lost or sent as a plain form).
+  let busy = 0;
+  const queue = [];
+  document.addEventListener("htmx:beforeRequest", () => { busy += 1; });
+  // after the request, HTMX swaps and then wires the new content (its settle delay is 20 ms)
+  document.addEventListener("htmx:afterRequest", () => {
+    setTimeout(() => { busy = Math.max(0, busy - 1); show(); drain(); }, 80);
+  });
+  function drain() { while (!busy && queue.length) handle(queue.shift()); }
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest("input, textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!/^[jk1-4]$|^Enter$/.test(ev.key) || !document.querySelector(".scorecard, #review-done")) return;
+    // Enter on another focused control (a link, the practice form's button) keeps its own meaning.
+    if (ev.key === "Enter" && ev.target !== document.body && !ev.target.closest(".scorecard, .mock-review")) return;
+    ev.preventDefault();
+    if (busy) queue.push(ev.key); else handle(ev.key);
+  });
+  function handle(key) {
+    const ev = { key, preventDefault() {} };
     const ls = lines();
     if (!ls.length) {
       const done = document.getElementById("review-done");
@@ -28,7 +46,7 @@
       const b = card().querySelector("[data-accept]");
       if (b) { ev.preventDefault(); b.click(); }
     }
-  });
+  }
   document.addEventListener("htmx:afterSwap", show);
   document.addEventListener("DOMContentLoaded", show);
 })();
