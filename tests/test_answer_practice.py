@@ -50,7 +50,7 @@ def test_question_page_puts_practice_before_the_model_answer(server):
     form = page[practice:model]
     assert "Practise answering" in form and "Answer before you read on" in form
     assert f'hx-post="/questions/{ENTRY}/answer"' in form and f'action="/questions/{ENTRY}/answer#practice"' in form
-    assert "it is not stored" in form and "Get feedback" in form
+    assert "kept with its scorecard" in form and "Get feedback" in form
     assert httpx.post(f"{server.url}/questions/no-such-entry/answer", data={"answer": "x"}).status_code == 404
 
 
@@ -170,7 +170,11 @@ def test_cli_answer_typed_in_the_terminal(db_url, tmp_path, dojo):
     child.expect("Key points")
     child.expect("✓ hit")
     child.expect("Follow-up: ")
-    child.expect("Your answer was not stored")
+    child.expect("Self-review")
+    child.expect("review > ")
+    child.sendline("")  # accept the machine's proposals
+    child.expect("Saved:")
+    child.expect(r"Your answer is saved with scorecard #1")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, child.before
@@ -180,7 +184,7 @@ def test_cli_answer_typed_in_the_terminal(db_url, tmp_path, dojo):
 def test_cli_answer_from_a_file(db_url, tmp_path):
     path = tmp_path / "answer.txt"
     path.write_text(GOOD, encoding="utf-8")
-    child = spawn(["answer", ENTRY, "--file", str(path)], db_url, tmp_path)
+    child = spawn(["answer", ENTRY, "--file", str(path), "--no-review"], db_url, tmp_path)
     child.expect("Answer read from")
     child.expect(f"your answer \\({len(GOOD)} characters\\)")
     child.expect(r"score \d+ \(\w+\)|uncertain", timeout=GRADE_TIMEOUT)

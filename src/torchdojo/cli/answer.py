@@ -8,6 +8,7 @@ containing only ``.``, as in ``torchdojo mock``) or read from ``--file``, graded
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -48,11 +49,14 @@ def answer(
     file: Annotated[
         Path | None, typer.Option("--file", "-f", help="read the answer from this file instead of the terminal")
     ] = None,
+    review: Annotated[bool | None, typer.Option(
+        "--review/--no-review", help="confirm or change the machine's marks afterwards (default: in a terminal)")] = None,
 ) -> None:
     """Answer one question and get feedback: key points made and missed, misconceptions, a follow-up.
 
-    The answer is not stored. Exit status: 0 graded, 1 could not be graded, 2 unknown id or
-    unreadable file, 130 interrupted.
+    The answer is kept with its rubric scorecard; in a terminal you then confirm or change the
+    machine's marks (self-review; --no-review skips it). Exit status: 0 graded, 1 could not be
+    graded, 2 unknown id or unreadable file, 130 interrupted.
     """
     from torchdojo.cli.mock import feedback_panel
 
@@ -95,8 +99,20 @@ def answer(
         console.print(f"[red]Could not grade the answer:[/] {type(e).__name__}: {escape(str(e))}")
         raise typer.Exit(1) from None
     console.print(feedback_panel(text, fb, Text(f"Feedback · {m.title}"), what="answer"))
+    sid = d.scorecards.create(entry.id, text, fb, context="practice")
+    if review is None:
+        review = sys.stdin.isatty()
+    if review and text.strip():
+        from torchdojo.cli.scorecards import REVIEW_HELP, review_one
+
+        console.rule("[bold]Self-review[/]: confirm or change the machine's marks")
+        console.print(REVIEW_HELP)
+        try:
+            review_one(d, sid, "Your scorecard")
+        except (KeyboardInterrupt, EOFError):
+            console.print("\nStopped: the marks you set are saved.")
     console.print(
-        f"[dim]Your answer was not stored. The model answer: [bold]torchdojo show {escape(entry.id)}[/][/]"
+        f"[dim]Your answer is saved with scorecard #{sid}. The model answer: [bold]torchdojo show {escape(entry.id)}[/][/]"
     )
     if fb.error:
         raise typer.Exit(1)
