@@ -36,21 +36,11 @@ sys.path.insert(0, str(ROOT / "src"))
 from torchdojo.bank.loader import load_bank  # noqa: E402
 from torchdojo.grading.rubric import DEFAULT, EmbeddingGrader, Params, score  # noqa: E402
 from torchdojo.grading.text import units, words  # noqa: E402
+from torchdojo.practice.scorecards import qwk  # noqa: E402  (one QWK: the bench and the agreement page)
 
 
 def fold(entry_id: str) -> str:
     return "dev" if hashlib.sha256(entry_id.encode()).digest()[0] % 2 == 0 else "held-out"
-
-
-def qwk(y: list[int], p: list[int], k: int = 4) -> float:
-    """Quadratic weighted kappa of two ratings in 0..k-1."""
-    o = np.zeros((k, k))
-    for a, b in zip(y, p, strict=True):
-        o[a, b] += 1
-    w = np.array([[(i - j) ** 2 / (k - 1) ** 2 for j in range(k)] for i in range(k)])
-    e = np.outer(o.sum(1), o.sum(0)) / max(1, o.sum())
-    den = (w * e).sum()
-    return float(1 - (w * o).sum() / den) if den else 1.0
 
 
 def _acc(pairs) -> float:

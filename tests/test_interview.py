@@ -11,9 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import httpx
 import pytest
-from conftest import BANK, ROOT, Server
+from conftest import BANK, ROOT
 from sqlalchemy import func, select
 
 from torchdojo.practice.interviews import InterviewError, InterviewFinal, InterviewNotFound
@@ -21,7 +20,9 @@ from torchdojo.practice.mock import BLUEPRINTS
 from torchdojo.practice.scorecards import score_of
 
 SRC = str(ROOT / "src")
-PNG = Path("/tmp/interview-page1.png")
+#: Page 1 of the exported PDF, rendered for a person to look at (in the test's own temp folder
+#: unless TORCHDOJO_SCREENSHOTS names a folder).
+PNG_DIR = os.environ.get("TORCHDOJO_SCREENSHOTS")
 
 
 def _env(db_url: str) -> dict[str, str]:
@@ -237,41 +238,11 @@ def test_cli_lists_and_exports(dojo, db_url, tmp_path):
 # -- the browser, from kit to the exported PDF --------------------------------------------------
 
 
-class WorktreeServer(Server):
-    """``python -m torchdojo.cli.main serve`` with this checkout's ``src`` first on the path."""
-
-    def start(self, timeout: float = 60.0) -> float:
-        import time
-
-        env = {**_env(self.db_url), "TORCHDOJO_BANK_DIR": str(self.bank_dir), **self.extra_env}
-        t0 = time.perf_counter()
-        self.proc = subprocess.Popen([sys.executable, "-m", "torchdojo.cli.main", "serve", "--port", str(self.port)],
-                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        while time.perf_counter() < t0 + timeout:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited early: {self.proc.stdout.read()}")
-            try:
-                if httpx.get(self.url + "/", timeout=1.0).status_code == 200:
-                    return time.perf_counter() - t0
-            except httpx.TransportError:
-                time.sleep(0.05)
-        raise RuntimeError("server did not answer in time")
-
-
-@pytest.fixture
-def wt_server(db_url):
-    srv = WorktreeServer(db_url)
-    srv.start()
-    yield srv
-    srv.stop()
-
-
-@pytest.mark.browser
-def test_interviewer_mode_from_kit_to_pdf_in_chromium(wt_server, browser, tmp_path):
+def test_interviewer_mode_from_kit_to_pdf_in_chromium(server, browser, tmp_path):
     from playwright.sync_api import expect
 
     page = browser.new_page(accept_downloads=True)
-    page.goto(wt_server.url + "/")
+    page.goto(server.url + "/")
     page.get_by_role("link", name="Interviewer", exact=True).click()
     expect(page).to_have_url(re.compile(r"/interview$"))
 
@@ -325,8 +296,8 @@ def test_interviewer_mode_from_kit_to_pdf_in_chromium(wt_server, browser, tmp_pa
     page.locator("#finish").click()
     expect(page.locator("#iv-status")).to_have_text("finished")
     expect(page.locator("#q-1 .mark-btn").first).to_be_disabled()
-    r = page.request.post(f"{wt_server.url}/interview/{iid}/card/{sid}/line/0", form={"mark": "missed"},
-                          headers={"Origin": wt_server.url})
+    r = page.request.post(f"{server.url}/interview/{iid}/card/{sid}/line/0", form={"mark": "missed"},
+                          headers={"Origin": server.url})
     assert r.status == 409 and "is finished" in r.text()
 
     # Download the PDF, check its text, render page 1 to PNG.
@@ -341,10 +312,9 @@ def test_interviewer_mode_from_kit_to_pdf_in_chromium(wt_server, browser, tmp_pa
     assert title in text, (title, text[:2000])
     assert "Yes — At the bar" in text and "Strong on tensors; revisit autograd hooks." in text
     assert "covered" in text and "clear, with a shape example" in text
-    if not shutil.which("pdftoppm"):
-        pytest.skip("pdftoppm (poppler-utils) is not installed: page 1 not rendered")
-    PNG.unlink(missing_ok=True)
+    png = Path(PNG_DIR or tmp_path) / "interview-page1.png"  # pdftoppm: poppler-utils, installed by setup.sh --test
+    png.unlink(missing_ok=True)
     subprocess.run(["pdftoppm", "-png", "-r", "80", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-                    str(PNG.with_suffix(""))], check=True)
-    assert PNG.stat().st_size > 10_000
+                    str(png.with_suffix(""))], check=True)
+    assert png.stat().st_size > 10_000
     page.close()
