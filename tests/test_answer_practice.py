@@ -72,7 +72,7 @@ def test_a_good_answer_gets_graded_feedback_with_evidence(server, dojo):
     assert "<h4>Key points</h4>" in frag
     statuses = re.findall(r'<li class="kp (hit|missed|contradicted)">', frag)
     assert len(statuses) == len(key_points(dojo)) and "hit" in statuses, statuses
-    assert "Follow-up an interviewer would ask:" in frag
+    assert "The interviewer follows up" in frag and "follow-up-form" in frag
     # The evidence is marked in the answer, and every marked piece is text of the answer.
     found = marks(frag)
     assert found, "no evidence highlighted"
@@ -133,7 +133,7 @@ def test_typing_an_answer_on_the_question_page_shows_feedback(server, browser, d
     expect(result.locator(".key-point-results li")).to_have_count(len(key_points(dojo)), timeout=GRADE_TIMEOUT * 1000)
     expect(result.locator("#practice-score")).to_contain_text(re.compile(r"Score: (\d{1,3}/100 · \w+|uncertain)"))
     expect(result.locator(".your-answer mark.hit").first).to_be_visible()
-    expect(result.locator(".follow-up")).to_contain_text("Follow-up an interviewer would ask")
+    expect(result.locator("#follow-up")).to_contain_text("The interviewer follows up")
     assert page.url == f"{server.url}/questions/{ENTRY}"  # swapped in place (HTMX), not a new page
     expect(page.locator("#practice-answer")).to_have_value(GOOD)
 
