@@ -7,8 +7,8 @@ grader's proposals, exactly as after "Get feedback"; then the set's labels act a
 each key point is marked covered / missed / wrong (the label "reversed"), and the scorecard is
 finalised. Prints what ``/scorecards/agreement`` would show (per key point: agreement and the
 confusion matrix, proposals the machine was unsure of apart; per answer: band of the machine's
-estimate vs the band of the confirmed card, QWK) next to a trivial baseline that proposes
-"missed" for every point. Reads the set; tunes nothing.
+estimate vs the band of the confirmed card, QWK) next to a trivial baseline that proposes the
+set's most common mark for every point. Reads the set; tunes nothing.
 """
 
 from __future__ import annotations
@@ -38,21 +38,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         d = Dojo(Settings(database_url=f"sqlite:///{tmp}/agreement.db", bank_dir=ROOT / "bank"))
         grader = d.grader
-        baseline = 0
+        counts: dict[str, int] = {}
         for r in rows:
             entry = d.bank.get(r["entry"])
             sid = d.scorecards.create(entry.id, r["answer"], grader.grade(entry, r["answer"]))
             for ln in d.scorecards.get(sid).lines:
                 if ln.kind == "key-point":
                     d.scorecards.set_mark(sid, ln.position, LABEL[r["marks"][ln.ref]], by="peer")
-                    baseline += LABEL[r["marks"][ln.ref]] == "missed"
+                    counts[LABEL[r["marks"][ln.ref]]] = counts.get(LABEL[r["marks"][ln.ref]], 0) + 1
             d.scorecards.finalize(sid, skipped=True)  # other lines: the machine's trusted proposals
         ag = d.scorecards.agreement()
     kp = ag["per_kind"]["key-point"]
     n_all = kp["n"] + ag["uncertain"]["n"]
     print(f"{len(rows)} answers from {args.set}")
+    common = max(counts, key=counts.get)
     print(f"key-point lines with a trusted proposal: {kp['n']}; agreement {kp['accuracy']:.3f} "
-          f"(baseline 'always missed' on all {n_all} lines: {baseline / n_all:.3f})")
+          f"(baseline 'always {common}' on all {n_all} lines: {counts[common] / n_all:.3f})")
     print(f"unsure proposals: {ag['uncertain']['n']}, agreement {ag['uncertain']['accuracy']:.3f}")
     print("confusion (rows: person, columns: machine): " + " / ".join(MARKS["key-point"]))
     for a in MARKS["key-point"]:
