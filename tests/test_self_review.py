@@ -33,6 +33,12 @@ def _grader_ready(url: str, timeout: float = 300) -> None:
     raise AssertionError("the grader did not load")
 
 
+def _shot(page, name: str) -> None:
+    """A full-page screenshot for a person to look at, when TORCHDOJO_SCREENSHOTS names a folder."""
+    if os.environ.get("TORCHDOJO_SCREENSHOTS"):
+        page.screenshot(path=os.path.join(os.environ["TORCHDOJO_SCREENSHOTS"], name), full_page=True)
+
+
 def _first_kp_answer(d: Dojo, entry_id: str) -> str:
     return PARTIAL.get(entry_id) or d.bank.get(entry_id).meta.key_points[0].text
 
@@ -104,6 +110,7 @@ def test_mock_with_follow_ups_times_out_and_is_self_reviewed_with_the_keyboard(d
         expect(page.locator("#review-answer")).to_contain_text(_first_kp_answer(dojo, first.ref_id)[:40])
         # Keyboard: change two proposals (keys chosen to differ from what the machine proposed) ...
         page.locator(".sc-head").click()
+        _shot(page, "mock-review.png")
         changed = []
         for _ in range(2):
             pos = int(page.locator(".scorecard .sc-line.current").get_attribute("data-pos"))
@@ -128,8 +135,7 @@ def test_mock_with_follow_ups_times_out_and_is_self_reviewed_with_the_keyboard(d
         expect(rows.nth(0).locator("[data-confirmation]")).to_have_text("confirmed")
         expect(rows.nth(1)).to_contain_text("follow-up to 1")
         expect(rows.nth(1).locator("[data-confirmation]")).to_have_text("confirmed")
-        if os.environ.get("TORCHDOJO_SCREENSHOTS"):  # for a person to look at
-            page.screenshot(path=os.path.join(os.environ["TORCHDOJO_SCREENSHOTS"], "mock-report.png"), full_page=True)
+        _shot(page, "mock-report.png")
         # The database holds the two changed marks, set by the candidate, beside the machine's proposals.
         sc = dojo.mocks.review_items(m.id)[0][1]
         for pos, mark, proposal in changed:
@@ -160,6 +166,7 @@ def test_question_page_practice_with_self_review_and_a_follow_up(db_url, dojo, b
         page.keyboard.press("Enter")
         expect(page.locator("#practice-result .scorecard[data-status='final']")).to_be_visible()
         expect(page.locator("#practice-result .sc-score").first).to_contain_text("Confirmed score")
+        _shot(page, "practice-review.png")
         # The interviewer's follow-up, answered and scored on the point it probes.
         expect(page.locator("#follow-up-form")).to_be_visible()
         page.locator("#follow-up-answer").fill("Gradients accumulate into .grad, so you zero them before each backward.")
