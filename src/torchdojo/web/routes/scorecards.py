@@ -36,18 +36,21 @@ def _after(request: Request, sid: int, back: str, error: str | None = None, stat
     return RedirectResponse(_back(back, f"/scorecards/{sid}"), status_code=303)
 
 
-def _card_or_404(request: Request, sid: int):
+def _card_or_404(request: Request, sid: int, marking: bool = False):
     try:
-        return dojo(request).scorecards.get(sid)
+        sc = dojo(request).scorecards.get(sid)
     except ScorecardError as e:
         raise HTTPException(404, str(e)) from e
+    if marking and sc.context == "interview":  # an interviewer's card is marked on its sheet, by the interviewer
+        raise HTTPException(409, f"Scorecard #{sid} belongs to interview #{sc.interview_id}: mark it on the interview sheet.")
+    return sc
 
 
 @router.post("/scorecards/{sid}/lines/{pos}", response_class=HTMLResponse)
 def mark(request: Request, sid: DbId, pos: Position, mark: str = Form(..., max_length=20),
          note: str | None = Form(None, max_length=MAX_NOTE), back: str = Form("", max_length=300)):
     """Set one line's mark (by the candidate: self-review)."""
-    _card_or_404(request, sid)
+    _card_or_404(request, sid, marking=True)
     try:
         dojo(request).scorecards.set_mark(sid, pos, mark, by="self", note=note)
     except ScorecardError as e:
@@ -59,7 +62,7 @@ def mark(request: Request, sid: DbId, pos: Position, mark: str = Form(..., max_l
 def accept(request: Request, sid: DbId, back: str = Form("", max_length=300)):
     """Accept the machine's proposals on every unmarked line, then finish (finalise) the
     scorecard when every line has a mark; otherwise say which lines still need one."""
-    _card_or_404(request, sid)
+    _card_or_404(request, sid, marking=True)
     s = dojo(request).scorecards
     try:
         left = s.accept_all(sid)
