@@ -259,3 +259,19 @@ def test_kill_9_during_self_review_loses_no_confirmed_mark(settings, db_url, tmp
     assert (sc.lines[0].mark, sc.lines[0].marked_by) == ("wrong", "self")
     assert (sc.lines[2].mark, sc.lines[2].marked_by) == ("partly", "self")
     assert not sc.final  # the review goes on where it stopped
+
+
+def test_self_review_routes_refuse_bad_marks_and_interview_cards(server, dojo):
+    sid = dojo.scorecards.create("what-is-autograd", "Autograd records operations.", None)
+    c = httpx.Client(base_url=server.url)
+    r = c.post(f"/scorecards/{sid}/lines/0", data={"mark": "excellent"}, headers={"HX-Request": "true"})
+    assert r.status_code == 422 and "takes one of" in r.text
+    assert c.post(f"/scorecards/{sid}/lines/0", data={"mark": "2"}).status_code == 303
+    assert dojo.scorecards.get(sid).lines[0].mark == "partly"
+    assert c.post(f"/scorecards/{10**12}/lines/0", data={"mark": "1"}).status_code == 404
+    r = c.post(f"/scorecards/{sid}/accept", headers={"HX-Request": "true"})
+    assert r.status_code == 422 and "yourself" in r.text  # no machine: nothing to accept
+    iid = dojo.interviews.start(dojo.interviews.kit("junior", count=2), candidate="C")
+    card = dojo.scorecards.for_interview(iid)[0]
+    r = c.post(f"/scorecards/{card.id}/lines/0", data={"mark": "1"})
+    assert r.status_code == 409 and "interview sheet" in r.text
