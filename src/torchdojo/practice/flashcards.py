@@ -216,9 +216,6 @@ class Flashcards:
             return None
 
     # -- reading -------------------------------------------------------------------------
-    def _rows(self, s: Session) -> dict[str, CardRow]:
-        return {r.question_id: r for r in s.scalars(select(CardRow))}
-
     def new_introduced_today(self, now: datetime) -> int:
         """New entry cards first reviewed since midnight UTC (key-point cards do not count)."""
         with self.sessions() as s:

@@ -600,10 +600,8 @@ class MockInterviews:
                     sid = self.scorecards.create(item.ref_id, item.answer, fb, context="mock", mock_item_id=r.id,
                                                  prompt=item.prompt, only=[item.target] if item.target else None,
                                                  now=now, s=s)
-                    r.score = None
                     r.graded_at = now or datetime.now(UTC)
-                    s.flush()
-                    est = self.scorecards._estimate_in(s, sid)
+                    est = self.scorecards.estimate_in(s, sid)
                     r.score = est[0] if est else None
                 else:
                     r.score, r.graded_at = score, now or datetime.now(UTC)

@@ -283,8 +283,9 @@ class Scorecards:
         with self.sessions.begin() as s2:
             return write(s2)
 
-    def _estimate_in(self, s: Session, scorecard_id: int) -> tuple[int, int] | None:
-        """The estimate of a scorecard inside an open transaction ``s``."""
+    def estimate_in(self, s: Session, scorecard_id: int) -> tuple[int, int] | None:
+        """The estimate of a scorecard created in the still-open transaction ``s`` (mock grading
+        stores it as the item's score in the same commit)."""
         row = s.get(ScorecardRow, scorecard_id)
         lines = list(s.scalars(select(ScorecardLineRow).where(ScorecardLineRow.scorecard_id == scorecard_id)
                                .order_by(ScorecardLineRow.position)))
