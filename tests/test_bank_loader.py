@@ -63,6 +63,28 @@ def test_contradiction_that_repeats_the_point_is_named_by_line_and_field(bank_co
     assert "repeats the point" in issue.message
 
 
+def test_short_answer_over_60_words_and_key_point_over_40_are_rejected(bank_copy: Path):
+    path = bank_copy / "questions" / EXAMPLE
+    text = path.read_text()
+    start = text.index("short_answer:")
+    end = text.index("\nkey_points:")
+    padded = "short_answer: >\n  " + " ".join(["word"] * 61)
+    text = text[:start] + padded + text[end:]
+    first = text.index("    text: ", text.index("key_points:"))
+    eol = text.index("\n", first)
+    text = text[:first] + "    text: " + " ".join(["claim"] * 41) + text[eol:]
+    path.write_text(text)
+    issues = {i.field: i for i in issues_in(bank_copy, path)}
+    assert set(issues) == {"short_answer", "key_points.0.text"}
+    assert "short answer of 61 words (at most 60" in issues["short_answer"].message
+    assert issues["short_answer"].line == _line_of(path, "short_answer: >")
+    assert "key point of 41 words (at most 40)" in issues["key_points.0.text"].message
+    # at the limits: accepted
+    path.write_text(text.replace(" ".join(["word"] * 61), " ".join(["word"] * 60))
+                    .replace(" ".join(["claim"] * 41), " ".join(["claim"] * 40)))
+    assert issues_in(bank_copy, path) == []
+
+
 def test_missing_field_and_unknown_topic(bank_copy: Path):
     path = _break(bank_copy, EXAMPLE, "topics: [tensors, memory-performance]", "topics: [tensors, memory]")
     path.write_text(path.read_text().replace("title: view() vs reshape() vs contiguous()\n", ""))

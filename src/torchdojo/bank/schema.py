@@ -19,6 +19,11 @@ Slug = Annotated[str, StringConstraints(pattern=SLUG_RE, min_length=3, max_lengt
 CoverageId = Annotated[str, StringConstraints(pattern=r"^Q\d{3}$")]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
+#: What a strong candidate says in the first 20 seconds (about 150 spoken words a minute).
+SHORT_ANSWER_MAX_WORDS = 60
+#: One claim per key point: a longer one is two claims or a paragraph, and cannot be graded.
+KEY_POINT_MAX_WORDS = 40
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -36,6 +41,14 @@ class KeyPoint(_Strict):
     #: opposite verb or direction, a wrong number (used by answer grading to tell a reversed
     #: claim from the point, which embed almost alike).
     contradictions: list[Text] = Field(default_factory=list)
+
+    @field_validator("text")
+    @classmethod
+    def _one_claim(cls, v: str) -> str:
+        if (n := len(v.split())) > KEY_POINT_MAX_WORDS:
+            raise ValueError(f"key point of {n} words (at most {KEY_POINT_MAX_WORDS}): state one claim; "
+                             "move detail to the body or split it into two points")
+        return v
 
     @field_validator("contradictions")
     @classmethod
@@ -119,6 +132,14 @@ class FrontMatter(_Strict):
     sources: list[Source] = Field(min_length=1)
     design_rubric: DesignRubric | None = None
     behavioral_rubric: BehavioralRubric | None = None
+
+    @field_validator("short_answer")
+    @classmethod
+    def _twenty_seconds(cls, v: str) -> str:
+        if (n := len(v.split())) > SHORT_ANSWER_MAX_WORDS:
+            raise ValueError(f"short answer of {n} words (at most {SHORT_ANSWER_MAX_WORDS}, what is said in "
+                             "20 seconds): lead with the answer, keep the depth in the body")
+        return v
 
     @field_validator("topics")
     @classmethod
