@@ -164,12 +164,32 @@ def _pr(tp: int, fp: int, fn: int) -> str:
     return f"precision {p:.3f} recall {r:.3f} (tp {tp}, fp {fp}, fn {fn})"
 
 
+#: The per-key-point length baseline's threshold (words), fitted by :func:`fit_kp_length`.
+KP_LENGTH: list[int] = []
+
+
+def fit_kp_length(rows: list[dict]) -> int | None:
+    """The per-key-point answer-length baseline: every point of an answer of at least ``t`` words
+    is "covered", none otherwise; ``t`` the best accuracy of covered-or-not over the marked points
+    of ``rows`` (the dev fold). None when no row has marks."""
+    pts = [(n_words(r["answer"]), m == "covered") for r in rows for m in (r.get("marks") or {}).values()]
+    if not pts:
+        return None
+    n = np.array([a for a, _ in pts])
+    y = np.array([b for _, b in pts])
+    cands = sorted(set(n.tolist()) | {int(n.max()) + 1})
+    return max(cands, key=lambda t: ((n >= t) == y).mean())
+
+
 def show_marks(rows) -> None:
     """Per-key-point figures where the set marks each point covered | missed | reversed, and
-    misconception detection where it says ``misconception_stated``."""
+    misconception detection where it says ``misconception_stated``; "covered" also for the
+    per-key-point length baseline (:data:`KP_LENGTH`), and "reversed" beside its base rate."""
     marked = [(r, fb) for r, fb in rows if r.get("marks")]
     if not marked:
         return
+    t = KP_LENGTH[0] if KP_LENGTH else None
+    base = Counter()
     cnt = Counter()
     kp_ok = {True: [], False: []}  # per key point: grader's uncertain flag -> status right?
     for r, fb in marked:
@@ -180,11 +200,20 @@ def show_marks(rows) -> None:
                 continue
             for name, want, status in (("covered", "covered", "hit"), ("reversed", "reversed", "contradicted")):
                 cnt[name, mark == want, k.status == status] += 1
+            if t is not None:
+                base[mark == "covered", n_words(r["answer"]) >= t] += 1
             expect = {"covered": "hit", "reversed": "contradicted"}.get(mark, "missed")
             kp_ok[bool(getattr(k, "uncertain", False))].append(k.status == expect)
     print(f"   key points marked: {sum(len(r['marks']) for r, _ in marked)} in {len(marked)} answers")
     for name in ("covered", "reversed"):
         print(f"     {name:9s} " + _pr(cnt[name, True, True], cnt[name, False, True], cnt[name, True, False]))
+        if name == "covered" and t is not None:
+            print(f"     {'':9s} length baseline (every point covered from {t} words): "
+                  + _pr(base[True, True], base[False, True], base[True, False]))
+    total = sum(v for (name, _, _), v in cnt.items() if name == "reversed")
+    rev = sum(v for (name, want, _), v in cnt.items() if name == "reversed" and want)
+    print(f"     {'':9s} marked reversed: {rev} of {total} points ({rev / max(1, total):.1%}: the precision of "
+          "calling every point reversed)")
     for u, name in ((False, "confident"), (True, "uncertain")):
         xs = kp_ok[u]
         print(f"     key-point status right when {name}: " + (f"{sum(xs) / len(xs):.3f} of {len(xs)}" if xs else "-"))
@@ -290,6 +319,8 @@ def main() -> None:
     fbs = [score(entries[r["entry"]], a, grader.params) for r, a in zip(data, analyses, strict=True)]
     rows = list(zip(data, fbs, strict=True))
     t = fit_length([r for r in data if fold(r["entry"]) == "dev"])
+    if (kt := fit_kp_length([r for r in data if fold(r["entry"]) == "dev"])) is not None:
+        KP_LENGTH[:] = [kt]
     print(f"\nanswer-length baseline: band = thresholds reached among {t} words (best accuracy + QWK on the dev fold)")
     show_folds(rows, "dev fold (thresholds calibrated here)", "held-out fold (never used for calibration)", t)
 
