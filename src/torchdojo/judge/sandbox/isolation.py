@@ -56,7 +56,7 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVA
     1 << 18,
 )
 MNT_DETACH = 2
-PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 4, 22, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 4, 22, 38
 SECCOMP_MODE_FILTER = 2
 SYS_pivot_root = 155  # x86_64
 
@@ -284,8 +284,11 @@ def load_seccomp(program: bytes) -> None:
 
 def restrict(uid: int, lim: JobLimits, seccomp: bytes) -> None:
     """Layers 3-6, once the job is known: rlimits, the slot's uid, no_new_privs, non-dumpable,
-    an empty environment, seccomp. After this, the process may run untrusted code."""
+    death with the runner (``PR_SET_PDEATHSIG``), an empty environment, seccomp. After this, the
+    process may run untrusted code."""
     set_limits(lim)
     drop_privileges(uid)
+    # Die with the runner, whatever kills it (the uid change above cleared any earlier setting).
+    _check(libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl(PDEATHSIG)")  # SIGKILL
     os.environ.clear()
     load_seccomp(seccomp)
