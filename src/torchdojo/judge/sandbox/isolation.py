@@ -12,8 +12,8 @@ depend on nothing in the job, so the child applies them while its slot waits for
    tmpfs scratch at /tmp; ``pivot_root`` into it and detach the old root; the root is then
    remounted read-only;
 3. rlimits: CPU seconds (soft = hard: SIGKILL at the limit), address space (relative to the current VmSize,
-   since torch reserves much virtual memory), file size, open files, processes (per uid: one
-   uid per slot), core dumps off;
+   since torch reserves much virtual memory), stack, file size, open files, processes (per uid:
+   one uid per slot), core dumps off;
 4. drop to the slot's unprivileged uid/gid with no supplementary groups;
 5. ``PR_SET_NO_NEW_PRIVS`` and non-dumpable;
 6. a seccomp filter denying (EPERM) mount/namespace/keyring/io_uring/ptrace/bpf/exec/socket
@@ -108,6 +108,7 @@ class JobLimits:
     file_bytes: int = 16 << 20
     open_files: int = 64
     processes: int = 32
+    stack_bytes: int = 64 << 20  # a C-level recursion ends as SIGSEGV here (Python frames live on the heap)
 
 
 def readonly_paths() -> list[str]:
@@ -173,6 +174,7 @@ def set_limits(lim: JobLimits) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     address_space = vm_size() + lim.memory_bytes
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    resource.setrlimit(resource.RLIMIT_STACK, (lim.stack_bytes, lim.stack_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_bytes, lim.file_bytes))
     resource.setrlimit(resource.RLIMIT_NOFILE, (lim.open_files, lim.open_files))
     resource.setrlimit(resource.RLIMIT_NPROC, (lim.processes, lim.processes))

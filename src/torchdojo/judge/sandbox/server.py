@@ -18,6 +18,7 @@ Lifecycle of a slot (``SLOTS`` of them run side by side)::
                       │ read the job, set the cgroup limits    │
                       │ send limits + job ────────────────────►│ rlimits, uid, no_new_privs, seccomp
                       │ wall timeout, output caps              │ runtime.execute(job) → result pipe
+                      │ read the result stream as it comes ◄───│ one frame per finished test, then the end
                       │ wait4 (rusage), cgroup peak / OOM ◄────│ exit
                       │ answer the client, exit
     server: sees the runner exit (pidfd) and forks the next runner of slot s
@@ -179,7 +180,8 @@ def run_child(root: str, ro_paths: list[str], uid: int, seccomp: bytes, pipes: d
         code = 1
         from torchdojo.judge import runtime
 
-        write_all(pipes["res_w"], runtime.execute(job))
+        runtime.limit_recursion()
+        runtime.execute(job, emit=lambda frame: write_all(pipes["res_w"], frame))
         code = 0
     except BaseException:  # noqa: BLE001 - report and die; never fall through to the runner's code
         try:
@@ -316,7 +318,8 @@ class Runner:
             "peak_memory": self.cg.peak() if self.cg.available else ru.ru_maxrss * 1024,
         }
         answer["status"], answer["detail"] = self.verdict(req, answer, reason, delivered, bool(bufs["result"]))
-        return answer, bytes(bufs["result"]) if answer["status"] == "ok" else b""
+        # A stopped job's result still holds the tests that finished before it stopped.
+        return answer, bytes(bufs["result"]) if answer["status"] != "judge_error" else b""
 
     def verdict(
         self, req: Request, answer: dict, reason: str | None, delivered: bool, has_result: bool
@@ -339,6 +342,7 @@ class Runner:
             output_bytes=req.output_bytes,
             has_result=has_result,
             oom=oom,
+            cpu_rlimit=req.rlimit_cpu,
         )
 
 
@@ -504,9 +508,9 @@ def warm_up() -> None:
         {"code": code, "harness": harness, "trace": True, "cases": [{"name": "warm", "json": {}}]},
         {"in/0/x": torch.randn(4, 4, dtype=torch.float64)},
     )
-    header, _ = wire.decode(runtime.execute(job))
-    if header["cases"][0]["status"] != "ok":
-        raise RuntimeError(f"warm-up job failed: {header}")
+    stream = wire.read_stream(runtime.execute(job))
+    if not stream.complete or len(stream.cases) != 1 or stream.cases[0][0].get("status") != "ok":
+        raise RuntimeError(f"warm-up job failed: {stream}")
     gc.collect()
     gc.freeze()
 
