@@ -169,7 +169,11 @@ class LocalUnsafeBackend:
             resource.setrlimit(resource.RLIMIT_AS, (mem + (6 << 30), mem + (6 << 30)))
 
         t0 = time.monotonic()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin"), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+        import torchdojo
+
+        env = {"PATH": os.environ.get("PATH", "/usr/bin"), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
+               # the runtime of this torchdojo (the result format), not whichever copy is installed
+               "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(torchdojo.__file__)))}
         proc = subprocess.Popen(
             [sys.executable, "-m", "torchdojo.judge.runtime", str(w_res)],
             stdin=subprocess.PIPE,
