@@ -158,6 +158,25 @@ def test_kill_9_during_a_job_reruns_the_job(fresh):
 
 
 @root_only
+def test_a_hung_server_is_replaced_and_the_job_still_judged(fresh):
+    """SIGSTOP: the process lives but answers nothing; the ping before the job finds it."""
+    grader = Grader(load_challenge(PROBE), fresh)
+    old = fresh.server_pid
+    os.kill(old, signal.SIGSTOP)
+    try:
+        rep = grader.grade(solve("return x * 2"), "run")
+    finally:
+        try:
+            os.kill(old, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    assert rep.verdict == Verdict.ACCEPTED, rep.message
+    h = fresh.health()
+    assert h["restarts"] == 1 and h["server_pid"] != old and "did not answer" in h["last_failure"], h
+    assert proc_state(old) != "Z" and not group_alive(old)
+
+
+@root_only
 def test_an_infinite_loop_is_tle_every_time_and_later_tests_are_not_run(shared):
     grader = Grader(load_challenge(PROBE), shared)
     for _ in range(3):
