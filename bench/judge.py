@@ -29,7 +29,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from torchdojo.judge import runtime
+from torchdojo.judge import runtime, wire
 from torchdojo.judge.challenge import load_challenge
 from torchdojo.judge.execution import ExecResult, LocalUnsafeBackend
 from torchdojo.judge.grade import Grader
@@ -61,9 +61,30 @@ class BaselineBackend(SandboxBackend):
     def _server_env(self) -> dict[str, str]:
         return {**super()._server_env(), "PYTHONPATH": self._src}
 
-    def _job_path(self, slot: int) -> str:
-        path = slot_socket(self.socket_path, slot)
-        return path if os.path.exists(path) else self.socket_path
+    def _job_path(self, server, slot: int) -> str:
+        path = slot_socket(server.socket_path, slot)
+        return path if os.path.exists(path) else server.socket_path
+
+    def execute(self, job: bytes, limits) -> ExecResult:
+        """Trees before the streamed result answer one message: re-frame it as a stream (the
+        re-encoding, well under a millisecond, is counted against the baseline)."""
+        res = super().execute(job, limits)
+        if res.data and not wire.read_stream(res.data).complete:
+            res.data = legacy_to_stream(res.data)
+        return res
+
+
+def legacy_to_stream(data: bytes) -> bytes:
+    try:
+        header, tensors = wire.decode(data)
+    except wire.WireError:
+        return data
+    frames = []
+    for i, rec in enumerate(header.get("cases", [])):
+        mine = {k: v for k, v in tensors.items() if k.startswith(f"out/{i}/")}
+        frames.append(wire.frame(wire.encode({"case": i, **rec}, mine)))
+    end = {"end": True, "status": header.get("status"), **({"error": header["error"]} if "error" in header else {})}
+    return b"".join(frames) + wire.frame(wire.encode(end))
 
 
 def pct(xs: list[float], q: float) -> float:

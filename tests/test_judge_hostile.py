@@ -255,7 +255,7 @@ def test_signals_cannot_reach_the_server_or_the_parent(grader, backend):
     assert "opened server mem" not in out and "pid=1" in out and "ppid=0" in out, out
     kill_all = judge(grader, "import os, signal\nos.kill(-1, signal.SIGKILL)\nreturn x * 2")
     assert kill_all.verdict in (Verdict.ACCEPTED, Verdict.RUNTIME_ERROR)
-    assert backend.proc.poll() is None and backend.ping()
+    assert backend.health()["state"] == "up" and backend.restarts == 0
 
 
 def test_kernel_attack_surface_is_closed(grader):
@@ -296,12 +296,16 @@ def test_forged_results_are_never_accepted(grader):
         os._exit(0)
     """,
     )
-    assert forged.verdict in (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR)
+    # The result pipe is the only descriptor it can write to besides stdout/stderr: a forged or
+    # corrupted result is the submission's doing, said in a sane sentence (issue 17).
+    assert forged.verdict == Verdict.RULE_VIOLATION, forged.tests[0].message
     garbage = judge(
         grader,
         "import os\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'\\xff' * 100)\n    except OSError:\n        pass\nos._exit(0)",
     )
-    assert garbage.verdict == Verdict.RUNTIME_ERROR
+    assert garbage.verdict == Verdict.RULE_VIOLATION
+    for rep in (forged, garbage):
+        assert "did not write" in rep.tests[0].message and "header length" not in rep.tests[0].message
 
 
 def test_twenty_hostile_jobs_at_once(grader, backend):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import struct
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,27 @@ def test_wire_round_trip_and_rejects_forgeries():
             wire.decode(bad)
 
 
+def test_result_stream_keeps_finished_tests_and_names_no_forged_number():
+    one = wire.frame(wire.encode({"case": 0, "name": "a", "status": "ok", "json": {}}, {"out/0/y": torch.ones(2)}))
+    two = wire.frame(wire.encode({"case": 1, "name": "b", "status": "ok", "json": {}}))
+    end = wire.frame(wire.encode({"end": True, "status": "ok"}))
+    whole = wire.read_stream(one + two + end)
+    assert whole.complete and [h["name"] for h, _ in whole.cases] == ["a", "b"]
+    assert whole.cases[0][1]["out/0/y"].tolist() == [1.0, 1.0]
+    cut = wire.read_stream(one + two[:-3])  # stopped while writing test b
+    assert [h["name"] for h, _ in cut.cases] == ["a"] and cut.truncated and not cut.complete and cut.error is None
+    assert wire.read_stream(two + end).error  # out of order
+    assert wire.read_stream(one + end + one).error  # after the end
+    forged = struct.pack(">Q", 8872776721799716980) + b"x" * 34  # the 42-byte message of issue 17
+    for data in (forged, b"\x00" * 8 + b"{", struct.pack(">Q", 42) + b"\xff" * 42):
+        out = wire.read_stream(data)
+        assert not out.complete and not out.cases
+        assert out.error is None or "8872776721799716980" not in out.error
+    with pytest.raises(wire.WireError) as e:
+        wire.decode(forged)
+    assert "8872776721799716980" not in str(e.value)
+
+
 def test_challenge_loading_errors_name_the_file(tmp_path):
     src = ROOT / "bank" / "challenges" / "stable-softmax"
     dst = tmp_path / "stable-softmax"
@@ -80,7 +102,7 @@ def test_challenge_loading_errors_name_the_file(tmp_path):
 def test_exit_status_maps_how_a_child_ended():
     import signal
 
-    from torchdojo.judge.execution import exit_status
+    from torchdojo.judge.execution import CPU_LIMIT, WALL_LIMIT, exit_status
 
     def status(**kw):
         args = dict(
@@ -89,12 +111,14 @@ def test_exit_status_maps_how_a_child_ended():
         return exit_status(**{**args, **kw})
 
     assert status() == ("ok", "")
-    assert status(cpu_seconds=2.5) == ("timeout", "")  # finished, but over the CPU limit
-    assert status(reason="timeout", code=None, sig=signal.SIGKILL) == ("timeout", "")
+    assert status(cpu_seconds=2.5) == ("timeout", CPU_LIMIT)  # finished, but over the CPU limit
+    assert status(reason="timeout", code=None, sig=signal.SIGKILL) == ("timeout", WALL_LIMIT)
     assert status(reason="output:stdout") == ("output", "the program wrote more than 64 KiB to stdout")
     assert status(oom=True, code=None, sig=signal.SIGKILL) == ("memory", "")
-    assert status(code=None, sig=signal.SIGKILL, cpu_seconds=1.95) == ("timeout", "")  # the CPU rlimit
-    assert status(code=None, sig=signal.SIGXCPU, cpu_seconds=1.9) == ("timeout", "")
+    assert status(code=None, sig=signal.SIGKILL, cpu_seconds=1.95) == ("timeout", CPU_LIMIT)  # the CPU rlimit
+    assert status(code=None, sig=signal.SIGXCPU, cpu_seconds=1.9) == ("timeout", CPU_LIMIT)
+    # issue 17: killed by the 10 s RLIMIT_CPU while rusage measured 8.9 s: the signal and the limit decide
+    assert status(code=None, sig=signal.SIGKILL, cpu_seconds=8.9, cpu_limit=10.0, cpu_rlimit=10) == ("timeout", CPU_LIMIT)
     assert status(code=None, sig=signal.SIGKILL) == ("crashed", "was killed by signal SIGKILL")
     assert status(code=None, sig=signal.SIGXFSZ) == ("output", "a file passed the size limit")
     assert status(has_result=False) == ("crashed", "exited with status 0")

@@ -60,11 +60,21 @@ def test_review_without_javascript_and_it_survives_a_restart(db_url):
         srv2.stop()
 
 
+def test_healthz_answers_json_and_starts_no_judge(server):
+    r = httpx.get(server.url + "/healthz")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    body = r.json()
+    assert body["ok"] is True and body["entries"] > 0
+    judge = body["judge"]
+    assert judge["state"] == "not started" and judge["restarts"] == 0 and judge["last_failure"] is None, judge
+
+
 def test_web_app_does_not_import_torch(settings):
     code = (
         "import sys; from torchdojo.web.app import create_app; from torchdojo.settings import Settings;"
         f"app = create_app(Settings(bank_dir={str(settings.bank_dir)!r}, database_url={settings.database_url!r}));"
-        "from starlette.testclient import TestClient; assert TestClient(app, base_url='http://127.0.0.1').get('/').status_code == 200;"
+        "from starlette.testclient import TestClient; c = TestClient(app, base_url='http://127.0.0.1');"
+        "assert c.get('/').status_code == 200 and c.get('/healthz').json()['ok'];"
         "assert 'torch' not in sys.modules, 'torch was imported'"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

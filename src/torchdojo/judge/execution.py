@@ -2,7 +2,8 @@
 
 :class:`ExecResult` is what a backend reports about one job, measured by the *parent*
 (CPU time from rusage, peak memory from the cgroup or rusage, exit status, output sizes);
-only ``data`` comes from the child and it is untrusted.
+only ``data`` (the result stream, also what a stopped job wrote before it stopped) comes from
+the child and it is untrusted.
 
 :class:`LocalUnsafeBackend` runs the job in a plain ``python -m torchdojo.judge.runtime``
 subprocess with rlimits and a wall timeout but **no isolation**: the code can read your files
@@ -12,6 +13,7 @@ explicitly (``--unsafe-local``); the isolated backend is :mod:`torchdojo.judge.s
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import selectors
@@ -25,6 +27,11 @@ from typing import Literal, Protocol
 from torchdojo.judge.challenge import Limits
 
 Status = Literal["ok", "timeout", "memory", "output", "crashed", "judge_error"]
+#: ``ExecResult.detail`` of a time-out: which limit stopped the job.
+CPU_LIMIT = "the CPU time limit"
+WALL_LIMIT = "the wall-clock time limit"
+#: Stack size of a job's process (RLIMIT_STACK): a C-level recursion ends as a segmentation fault here.
+STACK_BYTES = 64 << 20
 
 
 @dataclass
@@ -102,28 +109,44 @@ def exit_status(
     output_bytes: int,
     has_result: bool,
     oom: bool = False,
+    cpu_rlimit: float | None = None,
 ) -> tuple[Status, str]:
     """How a child ended -> (status, detail), for every backend.
 
-    ``reason`` is what the reader stopped for (``"timeout"``, ``"output:<stream>"``, None),
-    ``sig``/``code`` how the child ended, ``cpu_seconds`` its measured CPU time, ``oom`` whether
-    the memory cgroup OOM-killed it. The CPU rlimit kills with SIGKILL (soft = hard) or SIGXCPU
-    (soft < hard); rusage under-reports the scheduler's CPU time by up to a few percent, so such
-    a kill near the limit is the CPU limit. A clean exit is only ``ok`` with a result and within
-    the CPU limit."""
+    ``reason`` is what the reader stopped for (``"timeout"``: the wall deadline, ``"output:<stream>"``,
+    None), ``sig``/``code`` how the child ended, ``cpu_seconds`` its measured CPU time, ``oom``
+    whether the memory cgroup OOM-killed it, ``cpu_rlimit`` the RLIMIT_CPU that was set (default:
+    ``cpu_limit`` rounded up).
+
+    A SIGKILL or SIGXCPU that we did not send (``reason`` is None) and that is not an OOM kill is
+    the CPU rlimit: in the sandbox nothing else can send it (the job's process is PID 1 of its
+    own PID namespace, which ignores every signal from inside it). It is a time-out whatever
+    rusage says: measured CPU time was seen ~11 % under the limit at such a kill (8.9 s of 10 s),
+    so the measurement only has to be plausible (at least half the limit), not near it. A clean
+    exit is only ``ok`` with a result and within the CPU limit."""
     if reason == "timeout":
-        return "timeout", ""
+        return "timeout", WALL_LIMIT
     if reason and reason.startswith("output:"):
         return "output", f"the program wrote more than {output_bytes // 1024} KiB to {reason[7:]}"
     if oom:
         return "memory", ""
-    if sig in (signal.SIGKILL, signal.SIGXCPU) and cpu_seconds >= 0.9 * cpu_limit:
-        return "timeout", ""
+    rlimit = math.ceil(cpu_limit) if cpu_rlimit is None else cpu_rlimit
+    if sig in (signal.SIGKILL, signal.SIGXCPU) and cpu_seconds >= 0.5 * rlimit:
+        return "timeout", CPU_LIMIT
     if sig == signal.SIGXFSZ:
         return "output", "a file passed the size limit"
     if code == 0 and has_result:
-        return ("timeout", "") if cpu_seconds > cpu_limit else ("ok", "")
-    return "crashed", f"was killed by signal {signal.Signals(sig).name}" if sig else f"exited with status {code}"
+        return ("timeout", CPU_LIMIT) if cpu_seconds > cpu_limit else ("ok", "")
+    if sig == signal.SIGSEGV:
+        return "crashed", "was killed by signal SIGSEGV (a segmentation fault: often a recursion too deep for the stack)"
+    return "crashed", f"was killed by signal {signal_name(sig)}" if sig else f"exited with status {code}"
+
+
+def signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return str(sig)
 
 
 class LocalUnsafeBackend:
@@ -141,11 +164,16 @@ class LocalUnsafeBackend:
             cpu = int(limits.cpu_seconds) + 1
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+            resource.setrlimit(resource.RLIMIT_STACK, (STACK_BYTES, STACK_BYTES))
             # torch reserves a lot of address space at import: allow it on top of the job's memory.
             resource.setrlimit(resource.RLIMIT_AS, (mem + (6 << 30), mem + (6 << 30)))
 
         t0 = time.monotonic()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin"), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+        import torchdojo
+
+        env = {"PATH": os.environ.get("PATH", "/usr/bin"), "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1",
+               # the runtime of this torchdojo (the result format), not whichever copy is installed
+               "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(torchdojo.__file__)))}
         proc = subprocess.Popen(
             [sys.executable, "-m", "torchdojo.judge.runtime", str(w_res)],
             stdin=subprocess.PIPE,
@@ -193,7 +221,7 @@ class LocalUnsafeBackend:
             cpu_limit=limits.cpu_seconds,
             output_bytes=cap,
             has_result=bool(bufs["result"]),
+            cpu_rlimit=int(limits.cpu_seconds) + 1,
         )
-        if res.status == "ok":
-            res.data = bytes(bufs["result"])
+        res.data = bytes(bufs["result"]) or None  # also when stopped: the tests that finished
         return res

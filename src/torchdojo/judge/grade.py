@@ -172,34 +172,50 @@ class Grader:
         return tr
 
     def _run(self, code: str, cases: list[Case]) -> tuple[ExecResult, list[TestResult]]:
+        """Run ``cases`` in one job and judge each. The child writes one result per test as it
+        finishes (:func:`wire.read_stream`): when the job is stopped (time, memory, output, a
+        crash), the tests that finished are judged, the one that was running gets the job's
+        verdict and the rest are marked not run."""
         prepared = [(c, *self.inputs_and_expected(c)) for c in cases]
         res = self.backend.execute(self._job(code, [(c, i) for c, i, _ in prepared]), self.ch.meta.limits)
-        results: list[TestResult] = []
-        if res.status != "ok":
+        if res.status == "judge_error":
             verdict, msg = _job_verdict(res, self.ch.meta.limits)
-            return res, [TestResult(c.name, c.public, verdict, msg, c.what) for c in cases]
-        try:
-            header, tensors = wire.decode(res.data or b"")
-            if header.get("status") == "compile_error":
-                err = header.get("error", {})
-                return res, [TestResult(c.name, c.public, Verdict.COMPILATION_ERROR, err.get("traceback", ""), c.what)
-                             for c in cases]
-            if header.get("status") == "load_error":
-                err = header.get("error", {})
-                v = Verdict.MEMORY_LIMIT_EXCEEDED if err.get("kind") == "memory" else Verdict.RUNTIME_ERROR
-                return res, [TestResult(c.name, c.public, v, "while loading the module: " + err.get("traceback", ""),
-                                        c.what) for c in cases]
-            recs = header["cases"]
-            if len(recs) != len(cases) or any(r.get("name") != c.name for r, c in zip(recs, cases, strict=False)):
-                raise wire.WireError("the result does not match the job's cases")
-        except (wire.WireError, KeyError, TypeError, AttributeError) as e:
-            # The child speaks only data; a malformed result is the submission's doing (it can write to
-            # the result channel), so it is its failure, not ours.
-            return res, [TestResult(c.name, c.public, Verdict.RUNTIME_ERROR, f"the program's result was malformed: {e}",
-                                    c.what) for c in cases]
-        for i, (c, inputs, expected) in enumerate(prepared):
-            results.append(self._judge_case(c, inputs, expected, recs[i], tensors, i))
-        return res, results
+            return res, _stopped_at(cases, 0, verdict, msg)
+        stream = wire.read_stream(res.data or b"")
+        done = []
+        for (rec, tensors), case in zip(stream.cases, cases, strict=False):
+            if rec.get("name") != case.name or not isinstance(rec.get("json", {}), dict) or not isinstance(
+                    rec.get("error", {}), dict):
+                break
+            done.append((rec, tensors))
+        if res.status != "ok":  # stopped: judge what finished; the rest is not trusted to be complete
+            verdict, msg = _job_verdict(res, self.ch.meta.limits)
+            at = min(len(done), len(cases) - 1)
+            return res, self._judged(prepared[:at], done) + _stopped_at(cases, at, verdict, msg)
+        end = stream.end
+        if stream.error or stream.truncated or len(done) < len(stream.cases) or (
+                end is not None and end.get("status") not in ("ok", "compile_error", "load_error")):
+            why = stream.error or ("it was cut short" if stream.truncated else "its results do not match the job's tests")
+            return res, _forged(cases, why)
+        if end is None:  # well-formed so far, then the process ended by itself: os._exit() in the submission
+            at = min(len(done), len(cases) - 1)
+            msg = ("the program exited (status 0) before the judge's harness finished this test: do not end the "
+                   "process (os._exit) from your code")
+            return res, self._judged(prepared[:at], done) + _stopped_at(cases, at, Verdict.RUNTIME_ERROR, msg)
+        err = end.get("error") if isinstance(end.get("error"), dict) else {}
+        if end.get("status") == "compile_error":
+            return res, _stopped_at(cases, 0, Verdict.COMPILATION_ERROR, err.get("traceback", ""), "the module did not load")
+        if end.get("status") == "load_error":
+            v = Verdict.MEMORY_LIMIT_EXCEEDED if err.get("kind") == "memory" else Verdict.RUNTIME_ERROR
+            return res, _stopped_at(cases, 0, v, "while loading the module: " + err.get("traceback", ""),
+                                    "the module did not load")
+        if len(done) != len(cases):
+            return res, _forged(cases, "its results do not match the job's tests")
+        return res, self._judged(prepared, done)
+
+    def _judged(self, prepared: list, done: list) -> list[TestResult]:
+        return [self._judge_case(c, inputs, expected, rec, tensors, i)
+                for i, ((c, inputs, expected), (rec, tensors)) in enumerate(zip(prepared, done, strict=False))]
 
     def _shrink(self, code: str, case: Case) -> Case:
         """Smallest variant of ``case`` (halving its shrinkable params) that still fails."""
@@ -316,8 +332,9 @@ class _SpeedRunFailed(Exception):
 
 def _job_verdict(res: ExecResult, limits) -> tuple[Verdict, str]:
     if res.status == "timeout":
-        return Verdict.TIME_LIMIT_EXCEEDED, f"stopped after {res.cpu_seconds:.1f} s CPU / {res.wall_seconds:.1f} s wall " \
-                                            f"(limits {limits.cpu_seconds:g} s CPU, {limits.wall_seconds:g} s wall)"
+        return Verdict.TIME_LIMIT_EXCEEDED, (
+            f"stopped at {res.detail or 'the time limit'} ({limits.cpu_seconds:g} s CPU, {limits.wall_seconds:g} s "
+            f"wall); measured {res.cpu_seconds:.1f} s CPU, {res.wall_seconds:.1f} s wall")
     if res.status == "memory":
         return Verdict.MEMORY_LIMIT_EXCEEDED, f"used more than {limits.memory_mb} MiB"
     if res.status == "output":
@@ -325,3 +342,22 @@ def _job_verdict(res: ExecResult, limits) -> tuple[Verdict, str]:
     if res.status == "judge_error":
         return Verdict.JUDGE_ERROR, f"{res.detail}; this is not your fault"
     return Verdict.RUNTIME_ERROR, f"the program {res.detail}" + (f": {res.stderr.strip()[-500:]}" if res.stderr.strip() else "")
+
+
+def _stopped_at(cases: list[Case], at: int, verdict: Verdict, message: str, why: str = "") -> list[TestResult]:
+    """``cases[at]`` gets ``verdict`` and ``message``; the tests after it did not run."""
+    if not cases:
+        return []
+    why = why or f"the run stopped at test '{cases[at].name}' ({verdict.value})"
+    return [TestResult(cases[at].name, cases[at].public, verdict, message, cases[at].what)] + [
+        TestResult(c.name, c.public, Verdict.NOT_RUN, f"not run: {why}", c.what) for c in cases[at + 1:]]
+
+
+def _forged(cases: list[Case], why: str) -> list[TestResult]:
+    """The child's result was not what the judge's runtime writes. The runtime only ever writes
+    well-formed frames, and the submission runs in the same process and can write to the result
+    pipe: it forged or corrupted its result. The detail names no number read from the data."""
+    msg = (f"the judge received a result its harness did not write ({why}). Return your outputs from your "
+           "functions: writing to file descriptors your code did not open is not allowed")
+    return [TestResult(c.name, c.public, Verdict.RULE_VIOLATION, msg if i == 0 else f"see test '{cases[0].name}'",
+                       c.what) for i, c in enumerate(cases)]

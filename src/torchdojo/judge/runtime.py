@@ -4,8 +4,9 @@ Runs inside the sandbox (or the explicitly unsafe local subprocess). It receives
 (:mod:`torchdojo.judge.wire` format) holding the submission's source, the challenge's
 harness source and the inputs of each case; it returns, per case, the outputs, the error if
 any, the Python-level stdout (capped), the wall time, and a trace of the torch functions and
-ATen ops called and the largest tensor created. Nothing it returns decides anything: the
-parent treats it as untrusted data.
+ATen ops called and the largest tensor created, as a stream of frames written as each test
+finishes (:mod:`torchdojo.judge.wire`), so a job stopped half-way still says which tests ran.
+Nothing it returns decides anything: the parent treats it as untrusted data.
 
 Run as ``python -m torchdojo.judge.runtime RESULT_FD`` it reads a job from stdin and writes
 the result to file descriptor ``RESULT_FD``.
@@ -21,11 +22,29 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Callable
 from typing import Any
 
 from torchdojo.judge import wire
 
 STDOUT_CAP = 64 * 1024
+#: The deepest recursion a job may ask for (``sys.setrecursionlimit`` is capped to it). Python
+#: >= 3.11 keeps Python frames on the heap, so an uncapped limit lets ``def f(n): return f(n + 1)``
+#: run for millions of frames until the CPU or memory limit kills it (seconds, and a kill instead
+#: of an error); at this depth it stops at once with a RecursionError (~10 MB of frames).
+MAX_RECURSION = 100_000
+
+
+def limit_recursion(cap: int = MAX_RECURSION) -> None:
+    """In the job's process only: cap what ``sys.setrecursionlimit`` can set to ``cap``."""
+    real = sys.setrecursionlimit
+
+    def setrecursionlimit(limit: int, /) -> None:
+        real(min(limit, cap) if isinstance(limit, int) else limit)
+
+    setrecursionlimit.__doc__ = real.__doc__
+    sys.setrecursionlimit = setrecursionlimit
+    real(min(sys.getrecursionlimit(), cap))
 
 
 class OutputLimit(Exception):
@@ -140,14 +159,23 @@ def _error(exc: BaseException) -> dict[str, str]:
     return {"kind": kind, "type": type(exc).__name__, "message": msg[:2000], "traceback": _user_traceback(exc)[:4000]}
 
 
-def execute(job: bytes) -> bytes:
-    """Run a job (wire bytes) and return the result (wire bytes). Never raises for user faults."""
+def execute(job: bytes, emit: Callable[[bytes], None] | None = None) -> bytes:
+    """Run a job (wire bytes); its result is a stream of frames (:func:`wire.read_stream`), one
+    per test as it finishes, then the end. ``emit`` gets each frame at once (the sandbox writes
+    it to the result pipe); without it the frames are returned together. Never raises for user
+    faults."""
     import torch
+
+    chunks: list[bytes] = []
+    sink = emit or chunks.append
+    owner = os.getpid()
+
+    def out(frame: bytes) -> None:
+        if os.getpid() == owner:  # not a copy the submission forked: it runs this loop too, and must not write
+            sink(frame)
 
     torch.set_num_threads(1)
     header, tensors = wire.decode(job)
-    result: dict[str, Any] = {"status": "ok", "cases": []}
-    out_tensors: dict[str, Any] = {}
     sol = types.ModuleType("solution")
     sol.__file__ = "solution.py"
     real_stdout = sys.stdout
@@ -158,10 +186,9 @@ def execute(job: bytes) -> bytes:
         sys.stdout = real_stdout
         if isinstance(e, SystemExit | KeyboardInterrupt):
             e = RuntimeError(f"the submission raised {type(e).__name__} while loading")
-        err = _error(e)
-        result["status"] = "compile_error" if isinstance(e, SyntaxError | ImportError) else "load_error"
-        result["error"] = err
-        return wire.encode(result)
+        status = "compile_error" if isinstance(e, SyntaxError | ImportError) else "load_error"
+        out(wire.frame(wire.encode({"end": True, "status": status, "error": _error(e)})))
+        return b"".join(chunks)
     finally:
         sys.stdout = real_stdout
     harness = types.ModuleType("harness")
@@ -169,7 +196,8 @@ def execute(job: bytes) -> bytes:
     trace = header.get("trace", True)
     for i, case in enumerate(header["cases"]):
         inputs = wire.join_values(case["json"], tensors, f"in/{i}/")
-        rec: dict[str, Any] = {"name": case["name"], "status": "ok"}
+        rec: dict[str, Any] = {"case": i, "name": case["name"], "status": "ok"}
+        case_tensors: dict[str, Any] = {}
         writer = _CappedWriter(STDOUT_CAP)
         calls = ops = None
         t0 = time.perf_counter()
@@ -190,7 +218,7 @@ def execute(job: bytes) -> bytes:
                 if not v.is_floating_point() and not v.dtype.is_complex and v.requires_grad:
                     raise TypeError(f"output {k} is malformed")
             rec["json"] = js
-            out_tensors.update({k: v.detach() for k, v in ts.items()})
+            case_tensors = {k: v.detach() for k, v in ts.items()}
         except BaseException as e:  # noqa: BLE001 - user faults become data
             if isinstance(e, KeyboardInterrupt):
                 raise
@@ -205,16 +233,23 @@ def execute(job: bytes) -> bytes:
             rec["ops"] = sorted(ops.names)
             rec["max_numel"] = ops.max_numel
             rec["max_shape"] = ops.max_shape
-        result["cases"].append(rec)
-    return wire.encode(result, out_tensors)
+        out(wire.frame(wire.encode(rec, case_tensors)))
+    out(wire.frame(wire.encode({"end": True, "status": "ok"})))
+    return b"".join(chunks)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def main() -> None:
     fd = int(sys.argv[1])
     job = sys.stdin.buffer.read()
-    data = execute(job)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+    limit_recursion()
+    execute(job, emit=lambda frame: write_all(fd, frame))
+    os.close(fd)
 
 
 if __name__ == "__main__":

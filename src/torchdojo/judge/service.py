@@ -1,7 +1,9 @@
 """The judge as a service both faces call: challenges, grading through one backend, history.
 
 ``JudgeService.submit`` grades and persists; ``rejudge`` grades a stored submission again
-from its verbatim code. The backend is created on first use (the isolated fork server by
+from its verbatim code; ``health`` says whether the judge's server is up, how often it was
+restarted and why it last failed (the sandbox backend supervises its server: see
+:mod:`torchdojo.judge.sandbox.backend`). The backend is created on first use (the isolated fork server by
 default, which needs root; the unsafe local backend only when explicitly requested), so
 creating the service is cheap and imports no torch.
 """
@@ -113,6 +115,20 @@ class JudgeService:
         if row is None:
             raise KeyError(submission_id)
         return self.submit(row.challenge_id, row.code, row.mode)  # type: ignore[arg-type]
+
+    def health(self) -> dict:
+        """The judge's health without starting anything: the backend's state (``not started``
+        until the first submission; for the sandbox: ``up``, ``not answering``, ``starting``,
+        ``down``, ``closed``), server pid, restarts and the last failure. Imports no torch."""
+        backend = self._backend
+        if backend is None:
+            return {"backend": "local (UNSAFE: no isolation)" if self.unsafe_local else "sandbox",
+                    "isolated": not self.unsafe_local, "state": "not started", "server_pid": None,
+                    "slots": self.slots, "restarts": 0, "last_failure": None, "last_failure_at": None}
+        if hasattr(backend, "health"):
+            return backend.health()
+        return {"backend": backend.name, "isolated": backend.isolated, "state": "up", "server_pid": None,
+                "slots": None, "restarts": 0, "last_failure": None, "last_failure_at": None}
 
     def close(self) -> None:
         """Stop the backend; the next submission starts a new one."""

@@ -15,12 +15,14 @@ class Verdict(StrEnum):
     COMPILATION_ERROR = "Compilation Error"
     RULE_VIOLATION = "Rule Violation"
     JUDGE_ERROR = "Judge Error"
+    #: A test's status only (never a submission's verdict): an earlier test stopped the run.
+    NOT_RUN = "Not Run"
 
     @property
     def short(self) -> str:
         return {"Accepted": "AC", "Wrong Answer": "WA", "Runtime Error": "RE", "Time Limit Exceeded": "TLE",
                 "Memory Limit Exceeded": "MLE", "Output Limit Exceeded": "OLE", "Compilation Error": "CE",
-                "Rule Violation": "RV", "Judge Error": "JE"}[self.value]
+                "Rule Violation": "RV", "Judge Error": "JE", "Not Run": "NR"}[self.value]
 
 
 #: When several tests fail differently, the submission's verdict is the first of these found

@@ -91,7 +91,13 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict:
-        return {"ok": True, "entries": len(app.state.dojo.bank)}
+        """Liveness and the judge's health (its server: up or down, restarts, last failure). The
+        judge is not created, nor its server started, by asking."""
+        d = app.state.dojo
+        judge = d.__dict__.get("judge")  # a cached_property: present once someone used the judge
+        return {"ok": True, "entries": len(d.bank),
+                "judge": judge.health() if judge is not None else {"state": "not started", "restarts": 0,
+                                                                    "last_failure": None}}
 
     for module in (home, browse, question, review, challenges, mock, interview, scorecards):
         app.include_router(module.router)

@@ -17,14 +17,18 @@ from pathlib import Path
 BASE = Path("/sys/fs/cgroup")
 
 
-def cgroup_name(server_pid: int) -> str:
-    """Per-server cgroup folder: servers running side by side never touch each other's jobs."""
-    return f"torchdojo/server{server_pid}"
+def cgroup_name(token: str) -> str:
+    """Per-server cgroup folder, from a random token the client draws for each server it starts.
+
+    Not from the server's pid: pids are reused, and a stopped server's folder is cleaned up
+    (everything in it killed) after it is gone, when its pid may belong to another server."""
+    return f"torchdojo/judge-{token}"
 
 
 def remove_server_cgroups(name: str, base: Path = BASE, timeout: float = 2.0) -> None:
-    """Remove a stopped server's cgroup folders, killing what is left in them (an idle slot's
-    pre-forked child exits by itself when its runner dies, but may not have yet); best effort."""
+    """Remove a stopped server's cgroup folders (``name`` is that server's own, see
+    :func:`cgroup_name`), killing what is left in them (an idle slot's pre-forked child exits by
+    itself when its runner dies, but may not have yet; a busy one dies with its runner); best effort."""
     deadline = time.monotonic() + timeout
     for ctrl in ("memory", "pids"):
         root = base / ctrl / name

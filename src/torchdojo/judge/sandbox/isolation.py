@@ -12,8 +12,8 @@ depend on nothing in the job, so the child applies them while its slot waits for
    tmpfs scratch at /tmp; ``pivot_root`` into it and detach the old root; the root is then
    remounted read-only;
 3. rlimits: CPU seconds (soft = hard: SIGKILL at the limit), address space (relative to the current VmSize,
-   since torch reserves much virtual memory), file size, open files, processes (per uid: one
-   uid per slot), core dumps off;
+   since torch reserves much virtual memory), stack, file size, open files, processes (per uid:
+   one uid per slot), core dumps off;
 4. drop to the slot's unprivileged uid/gid with no supplementary groups;
 5. ``PR_SET_NO_NEW_PRIVS`` and non-dumpable;
 6. a seccomp filter denying (EPERM) mount/namespace/keyring/io_uring/ptrace/bpf/exec/socket
@@ -56,7 +56,7 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVA
     1 << 18,
 )
 MNT_DETACH = 2
-PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 4, 22, 38
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP, PR_SET_NO_NEW_PRIVS = 1, 4, 22, 38
 SECCOMP_MODE_FILTER = 2
 SYS_pivot_root = 155  # x86_64
 
@@ -108,6 +108,7 @@ class JobLimits:
     file_bytes: int = 16 << 20
     open_files: int = 64
     processes: int = 32
+    stack_bytes: int = 64 << 20  # a C-level recursion ends as SIGSEGV here (Python frames live on the heap)
 
 
 def readonly_paths() -> list[str]:
@@ -173,6 +174,7 @@ def set_limits(lim: JobLimits) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     address_space = vm_size() + lim.memory_bytes
     resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    resource.setrlimit(resource.RLIMIT_STACK, (lim.stack_bytes, lim.stack_bytes))
     resource.setrlimit(resource.RLIMIT_FSIZE, (lim.file_bytes, lim.file_bytes))
     resource.setrlimit(resource.RLIMIT_NOFILE, (lim.open_files, lim.open_files))
     resource.setrlimit(resource.RLIMIT_NPROC, (lim.processes, lim.processes))
@@ -284,8 +286,11 @@ def load_seccomp(program: bytes) -> None:
 
 def restrict(uid: int, lim: JobLimits, seccomp: bytes) -> None:
     """Layers 3-6, once the job is known: rlimits, the slot's uid, no_new_privs, non-dumpable,
-    an empty environment, seccomp. After this, the process may run untrusted code."""
+    death with the runner (``PR_SET_PDEATHSIG``), an empty environment, seccomp. After this, the
+    process may run untrusted code."""
     set_limits(lim)
     drop_privileges(uid)
+    # Die with the runner, whatever kills it (the uid change above cleared any earlier setting).
+    _check(libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl(PDEATHSIG)")  # SIGKILL
     os.environ.clear()
     load_seccomp(seccomp)

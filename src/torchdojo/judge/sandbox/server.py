@@ -1,9 +1,12 @@
 """The warm fork server: imports torch once, then runs each job in a fresh, isolated child.
 
-Run as ``python -m torchdojo.judge.sandbox.server SOCKET_PATH ROOT SLOTS`` with a clean
-environment (the client does this). It holds no secrets, no database handle, no expected
-outputs and never any job's data: every process it forks sees a copy of its memory, so nothing
-here may be worth stealing.
+Run as ``python -m torchdojo.judge.sandbox.server SOCKET_PATH ROOT SLOTS LIFELINE_FD CGROUP``
+with a clean environment, in a session of its own (the client does this). ``LIFELINE_FD`` is
+the read end of a pipe whose write end only the client process holds: at its end of file (the
+client process is gone, however it ended) the server exits. ``CGROUP`` names this server's
+cgroup folder (unique per server: nothing of another server's is ever touched). It holds no
+secrets, no database handle, no expected outputs and never any job's data: every process it
+forks sees a copy of its memory, so nothing here may be worth stealing.
 
 Lifecycle of a slot (``SLOTS`` of them run side by side)::
 
@@ -15,6 +18,7 @@ Lifecycle of a slot (``SLOTS`` of them run side by side)::
                       │ read the job, set the cgroup limits    │
                       │ send limits + job ────────────────────►│ rlimits, uid, no_new_privs, seccomp
                       │ wall timeout, output caps              │ runtime.execute(job) → result pipe
+                      │ read the result stream as it comes ◄───│ one frame per finished test, then the end
                       │ wait4 (rusage), cgroup peak / OOM ◄────│ exit
                       │ answer the client, exit
     server: sees the runner exit (pidfd) and forks the next runner of slot s
@@ -31,8 +35,10 @@ JSON header, 8-byte length, raw body.
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import json
 import os
+import re
 import resource
 import selectors
 import signal
@@ -46,9 +52,12 @@ from typing import NoReturn
 
 from torchdojo.judge.execution import exit_status, read_capped
 from torchdojo.judge.sandbox import isolation
-from torchdojo.judge.sandbox.cgroups import SlotCgroup, cgroup_name
+from torchdojo.judge.sandbox.cgroups import SlotCgroup
 
-SERVER_PID = os.getpid()  # set again in main(); children inherit it
+# Set in main(); runners and children inherit them.
+SERVER_PID = os.getpid()
+UID_BASE = 0  # slot s runs as UID_BASE + s (a range this server holds a lock on)
+CGROUP = ""  # this server's cgroup folder, e.g. torchdojo/judge-<token>
 
 ISOLATION_FAILED = 121
 SLOTS_MAX = 32
@@ -59,10 +68,29 @@ MADV_COLLAPSE = 25
 JOB_PREFIX = struct.Struct(">QQQ")  # runner -> child: CPU seconds, memory bytes, job length
 
 
-def uid_base(server_pid: int) -> int:
-    """First uid of this server's slots. Several servers may run on one machine (tests, CI, two
-    apps): each gets its own uid range (RLIMIT_NPROC counts per uid) and its own cgroups."""
-    return 200_000 + (server_pid % 100_000) * SLOTS_MAX
+UID_FIRST = 10_000_000  # above the ranges of earlier versions (200,000 + (pid % 100,000) * 32)
+UID_RANGES = 4096
+UID_LOCKS = "/run/torchdojo-judge" if os.path.isdir("/run") else "/tmp/torchdojo-judge"
+
+
+def claim_uid_range(locks: str = UID_LOCKS) -> tuple[int, int]:
+    """(first uid, lock fd) of a range of ``SLOTS_MAX`` uids no other live server uses.
+
+    Several servers may run on one machine (tests, CI, two apps), and RLIMIT_NPROC counts
+    processes per uid, so two servers sharing a uid would limit each other's jobs. A range is
+    held by an exclusive ``flock`` on its lock file; the lock is inherited by the runners (not by
+    the jobs) and released by the kernel when the last of them exits, however it ends, so a
+    range is reused only once no process of its previous server is left."""
+    os.makedirs(locks, mode=0o700, exist_ok=True)
+    for n in range(UID_RANGES):
+        fd = os.open(os.path.join(locks, f"uids-{n}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        return UID_FIRST + n * SLOTS_MAX, fd
+    raise RuntimeError(f"all {UID_RANGES} uid ranges are held by running judge servers")
 
 
 def slot_socket(path: str, slot: int) -> str:
@@ -152,7 +180,8 @@ def run_child(root: str, ro_paths: list[str], uid: int, seccomp: bytes, pipes: d
         code = 1
         from torchdojo.judge import runtime
 
-        write_all(pipes["res_w"], runtime.execute(job))
+        runtime.limit_recursion()
+        runtime.execute(job, emit=lambda frame: write_all(pipes["res_w"], frame))
         code = 0
     except BaseException:  # noqa: BLE001 - report and die; never fall through to the runner's code
         try:
@@ -200,7 +229,7 @@ class Runner:
 
     def __init__(self, slot: int, root: str, ro_paths: list[str], seccomp: bytes) -> None:
         self.slot, self.root, self.ro_paths, self.seccomp = slot, root, ro_paths, seccomp
-        self.cg = SlotCgroup(slot, cgroup_name(SERVER_PID))
+        self.cg = SlotCgroup(slot, CGROUP)
         self.pid = 0
         self.fds: dict[str, int] = {}
 
@@ -213,7 +242,7 @@ class Runner:
         isolation.unshare(isolation.CLONE_NEWPID)
         self.pid = os.fork()
         if self.pid == 0:
-            run_child(self.root, self.ro_paths, uid_base(SERVER_PID) + self.slot, self.seccomp, pipes)
+            run_child(self.root, self.ro_paths, UID_BASE + self.slot, self.seccomp, pipes)
         for name in ("job_r", "res_w", "out_w", "err_w"):
             os.close(pipes[name])
         self.fds = {name: pipes[name] for name in ("job_w", "res_r", "out_r", "err_r")}
@@ -289,7 +318,8 @@ class Runner:
             "peak_memory": self.cg.peak() if self.cg.available else ru.ru_maxrss * 1024,
         }
         answer["status"], answer["detail"] = self.verdict(req, answer, reason, delivered, bool(bufs["result"]))
-        return answer, bytes(bufs["result"]) if answer["status"] == "ok" else b""
+        # A stopped job's result still holds the tests that finished before it stopped.
+        return answer, bytes(bufs["result"]) if answer["status"] != "judge_error" else b""
 
     def verdict(
         self, req: Request, answer: dict, reason: str | None, delivered: bool, has_result: bool
@@ -312,6 +342,7 @@ class Runner:
             output_bytes=req.output_bytes,
             has_result=has_result,
             oom=oom,
+            cpu_rlimit=req.rlimit_cpu,
         )
 
 
@@ -353,7 +384,9 @@ def serve_slot(listener: socket.socket, slot: int, root: str, ro_paths: list[str
 class ForkServer:
     """Keeps one runner per slot ready: forks a new one whenever the last one exits."""
 
-    def __init__(self, path: str, root: str, slots: int) -> None:
+    LIFELINE = "lifeline"
+
+    def __init__(self, path: str, root: str, slots: int, lifeline: int) -> None:
         self.root = root
         self.ro_paths = isolation.readonly_paths()
         self.seccomp = isolation.seccomp_program()
@@ -361,6 +394,8 @@ class ForkServer:
         self.listeners = [self._listen(slot_socket(path, s)) for s in range(slots)]
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.main, selectors.EVENT_READ, None)
+        self.lifeline = lifeline
+        self.sel.register(lifeline, selectors.EVENT_READ, self.LIFELINE)
 
     @staticmethod
     def _listen(path: str) -> socket.socket:
@@ -392,7 +427,7 @@ class ForkServer:
         """In a new runner: close the server's descriptors except the slot's listener."""
         for key in list(self.sel.get_map().values()):
             if key.data is not None:
-                os.close(key.fd)  # another runner's pidfd
+                os.close(key.fd)  # another runner's pidfd, or the lifeline
         self.sel.close()
         self.main.close()
         for s, listener in enumerate(self.listeners):
@@ -406,8 +441,8 @@ class ForkServer:
             conn.settimeout(5)
             try:
                 header = recv_header(conn, limit=4096)
-                if header.get("op") == "ping":
-                    info = {"pid": SERVER_PID, "uid_base": uid_base(SERVER_PID), "cgroup": cgroup_name(SERVER_PID)}
+                if isinstance(header, dict) and header.get("op") == "ping":
+                    info = {"pid": SERVER_PID, "uid_base": UID_BASE, "cgroup": CGROUP}
                     send_frame(conn, {"ok": True, **info})
                 else:
                     send_frame(conn, {"status": "judge_error", "detail": "jobs go to a slot's socket"})
@@ -423,6 +458,9 @@ class ForkServer:
             for key, _ in self.sel.select(timeout=0.05 if waiting else None):
                 if key.data is None:
                     self.answer_ping()
+                elif key.data == self.LIFELINE:
+                    if not os.read(self.lifeline, 64):  # the client process is gone: so are we
+                        os._exit(0)  # idle runners die with us (PR_SET_PDEATHSIG); busy ones finish their job
                 else:  # that runner exited
                     slot, pid = key.data
                     self.sel.unregister(key.fd)
@@ -470,9 +508,9 @@ def warm_up() -> None:
         {"code": code, "harness": harness, "trace": True, "cases": [{"name": "warm", "json": {}}]},
         {"in/0/x": torch.randn(4, 4, dtype=torch.float64)},
     )
-    header, _ = wire.decode(runtime.execute(job))
-    if header["cases"][0]["status"] != "ok":
-        raise RuntimeError(f"warm-up job failed: {header}")
+    stream = wire.read_stream(runtime.execute(job))
+    if not stream.complete or len(stream.cases) != 1 or stream.cases[0][0].get("status") != "ok":
+        raise RuntimeError(f"warm-up job failed: {stream}")
     gc.collect()
     gc.freeze()
 
@@ -502,14 +540,20 @@ def collapse_huge_pages() -> int:
 
 
 def main() -> None:
-    global SERVER_PID
+    global SERVER_PID, UID_BASE, CGROUP
     SERVER_PID = os.getpid()
-    path, root, slots = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    isolation.libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the app that started us
+    path, root, slots, lifeline, cgroup = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    if not re.fullmatch(r"torchdojo/judge-[0-9a-f]{8,32}", cgroup):
+        raise SystemExit(f"bad cgroup name {cgroup!r}")
+    # Not PR_SET_PDEATHSIG: it fires when the *thread* that started us exits (a web worker thread
+    # is retired after 10 s idle), not the process. The lifeline pipe ends with the process.
+    os.set_inheritable(lifeline, False)
+    UID_BASE, _uid_lock = claim_uid_range()
+    CGROUP = cgroup
     preload()
     warm_up()
     os.makedirs(root, exist_ok=True)
-    server = ForkServer(path, root, slots)
+    server = ForkServer(path, root, slots, lifeline)
     collapse_huge_pages()  # last: after everything the runners and children will share exists
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # we reap runners, they reap children (whatever we inherited)
     print("ready", flush=True)
