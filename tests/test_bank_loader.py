@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -83,6 +84,17 @@ def test_short_answer_over_60_words_and_key_point_over_40_are_rejected(bank_copy
     path.write_text(text.replace(" ".join(["word"] * 61), " ".join(["word"] * 60))
                     .replace(" ".join(["claim"] * 41), " ".join(["claim"] * 40)))
     assert issues_in(bank_copy, path) == []
+
+
+def test_senior_entry_needs_a_follow_up_that_links_deeper(bank_copy: Path):
+    path = next((bank_copy / "questions").glob("*/weight-tying.md"))
+    text = path.read_text()
+    assert "level: senior" in text and "  - ref: " in text
+    text = re.sub(r"  - ref: [a-z0-9-]+\n    text: ", "  - text: ", text)
+    path.write_text(re.sub(r"  - ref: [a-z0-9-]+\n", "  - text: Which question goes one level deeper?\n", text))
+    issues = {i.field: i for i in issues_in(bank_copy, path)}
+    assert "follow_ups" in issues, issues
+    assert "one level deeper" in issues["follow_ups"].message
 
 
 def test_missing_field_and_unknown_topic(bank_copy: Path):

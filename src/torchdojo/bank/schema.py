@@ -133,6 +133,14 @@ class FrontMatter(_Strict):
     design_rubric: DesignRubric | None = None
     behavioral_rubric: BehavioralRubric | None = None
 
+    @field_validator("follow_ups")
+    @classmethod
+    def _senior_goes_deeper(cls, v: list[FollowUp], info: ValidationInfo) -> list[FollowUp]:
+        if info.data.get("level") == "senior" and not any(f.ref for f in v):
+            raise ValueError("a senior entry needs at least one follow-up with a 'ref:' to the entry that goes "
+                             "one level deeper (a senior loop always asks the next question)")
+        return v
+
     @field_validator("short_answer")
     @classmethod
     def _twenty_seconds(cls, v: str) -> str:
