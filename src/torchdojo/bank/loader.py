@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from pydantic import ValidationError
 
 from torchdojo.bank.schema import FrontMatter, RunnableBlock
+from torchdojo.bank.wallclock import timing_asserts
 
 FENCE = "---"
 # libyaml's C parser when present (10x faster); node marks still carry line numbers.
@@ -159,6 +160,14 @@ def _blocks(body: str, body_line: int, path: Path, issues: list[BankIssue]) -> l
         except (ValueError, ValidationError) as e:
             msg = e.errors()[0]["msg"] if isinstance(e, ValidationError) else str(e)
             issues.append(BankIssue(path, line, "runnable", f"{msg} (in the fence's info string)"))
+            continue
+        for t in timing_asserts(tok.content):
+            timed = f" ({', '.join(t.timed)} measured)" if t.timed else ""
+            issues.append(BankIssue(
+                path, line + t.lineno, "runnable",
+                f"`{t.source}`{timed} checks wall-clock time, which fails on a busy machine: assert a "
+                "deterministic quantity instead (FLOPs with FlopCounterMode, bytes, op or call counts, a "
+                "structural fact) and print timings without asserting on them"))
     return found
 
 
