@@ -32,6 +32,10 @@ CPU_LIMIT = "the CPU time limit"
 WALL_LIMIT = "the wall-clock time limit"
 #: Stack size of a job's process (RLIMIT_STACK): a C-level recursion ends as a segmentation fault here.
 STACK_BYTES = 64 << 20
+#: The unsafe local backend starts a fresh interpreter per job: what its start-up (``import torch``)
+#: may take, outside the job's limits (CPU seconds, wall seconds).
+STARTUP_CPU = 60
+STARTUP_WALL = 120.0
 
 
 @dataclass
@@ -157,12 +161,15 @@ class LocalUnsafeBackend:
 
     def execute(self, job: bytes, limits: Limits) -> ExecResult:
         r_res, w_res = os.pipe()
+        r_start, w_start = os.pipe()
         mem = limits.memory_mb * 1024 * 1024
+        cpu = int(limits.cpu_seconds) + 1
 
         def preexec() -> None:
             os.setsid()
-            cpu = int(limits.cpu_seconds) + 1
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            # the start-up (python, import torch) gets its own allowance; the runtime tightens the
+            # limit to what it used plus ``cpu`` once torch is imported (runtime.main)
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu + STARTUP_CPU, cpu + STARTUP_CPU + 1))
             resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
             resource.setrlimit(resource.RLIMIT_STACK, (STACK_BYTES, STACK_BYTES))
             # torch reserves a lot of address space at import: allow it on top of the job's memory.
@@ -175,16 +182,24 @@ class LocalUnsafeBackend:
                # the runtime of this torchdojo (the result format), not whichever copy is installed
                "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(torchdojo.__file__)))}
         proc = subprocess.Popen(
-            [sys.executable, "-m", "torchdojo.judge.runtime", str(w_res)],
+            [sys.executable, "-m", "torchdojo.judge.runtime", str(w_res), str(w_start), str(cpu)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            pass_fds=(w_res,),
+            pass_fds=(w_res, w_start),
             preexec_fn=preexec,
             env=env,
             cwd="/tmp",
         )
         os.close(w_res)
+        os.close(w_start)
+        # start-up first: the limits count from the moment torch is imported
+        started, _ = read_capped({r_start: "start"}, {"start": 256}, t0 + STARTUP_WALL, lambda: alive(proc.pid))
+        os.close(r_start)
+        try:
+            startup_cpu, t_start = (float(v) for v in bytes(started["start"]).split())
+        except ValueError:  # died or hung before torch was imported: judged from the whole run
+            startup_cpu, t_start = 0.0, time.monotonic()
         try:
             proc.stdin.write(job)
             proc.stdin.close()
@@ -194,7 +209,7 @@ class LocalUnsafeBackend:
         bufs, reason = read_capped(
             {r_res: "result", proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"},
             {"result": 256 << 20, "stdout": cap, "stderr": cap},
-            t0 + limits.wall_seconds + 5.0,
+            t_start + limits.wall_seconds + 5.0,
             lambda: alive(proc.pid),
         )
         if reason:
@@ -204,8 +219,8 @@ class LocalUnsafeBackend:
         os.close(r_res)
         res = ExecResult(
             "ok",
-            cpu_seconds=ru.ru_utime + ru.ru_stime,
-            wall_seconds=time.monotonic() - t0,
+            cpu_seconds=max(0.0, ru.ru_utime + ru.ru_stime - startup_cpu),
+            wall_seconds=time.monotonic() - t_start,
             peak_memory=ru.ru_maxrss * 1024,
             stderr=bytes(bufs["stderr"][-4000:]).decode(errors="replace"),
         )
@@ -221,7 +236,7 @@ class LocalUnsafeBackend:
             cpu_limit=limits.cpu_seconds,
             output_bytes=cap,
             has_result=bool(bufs["result"]),
-            cpu_rlimit=int(limits.cpu_seconds) + 1,
+            cpu_rlimit=cpu,
         )
         res.data = bytes(bufs["result"]) or None  # also when stopped: the tests that finished
         return res
