@@ -7,6 +7,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +19,12 @@ BANK = ROOT / "bank"
 CATALOGUE = ROOT.parent / "shared" / "coverage" / "questions.csv"
 VENV_BIN = Path(sys.executable).parent
 TORCHDOJO = str(VENV_BIN / "torchdojo")
+
+# Every app a test starts (in this process or as `torchdojo serve`) would start the judge's server
+# at start-up; only the tests about that ask for it (TORCHDOJO_JUDGE_PRESTART=1 in their env).
+os.environ["TORCHDOJO_JUDGE_PRESTART"] = "0"
+# Expected outputs are cached per test session, never in the user's own cache.
+os.environ.setdefault("TORCHDOJO_CACHE_DIR", tempfile.mkdtemp(prefix="torchdojo-test-cache-"))
 
 
 @pytest.fixture

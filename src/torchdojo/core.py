@@ -60,7 +60,8 @@ class Dojo:
         from torchdojo.judge.service import JudgeService
 
         return JudgeService(self.settings.bank_dir / "challenges", self.sessions,
-                            unsafe_local=self.settings.unsafe_local_judge, slots=self.settings.judge_slots)
+                            unsafe_local=self.settings.unsafe_local_judge, slots=self.settings.judge_slots,
+                            cache_dir=self.settings.cache_dir / "judge-expected")
 
     @cached_property
     def challenges(self) -> dict:

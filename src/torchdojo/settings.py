@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from platformdirs import user_data_path
+from platformdirs import user_cache_path, user_data_path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     unsafe_local_judge: bool = False
     #: Concurrent judge jobs (each slot has its own uid and cgroup).
     judge_slots: int = Field(default=2, ge=1, le=32)
+    #: Start the judge (its server, and torch in this process) in the background when the web
+    #: app starts, so the first verdict does not wait for it.
+    judge_prestart: bool = True
+    #: Recomputable data (the judge's expected outputs). Default: the user's XDG cache directory.
+    cache_dir: Path = Field(default_factory=lambda: user_cache_path("torchdojo", appauthor=False))
     #: Free-text answer grader: ``embedding`` (offline, MiniLM + rubric) or ``llm`` (an
     #: OpenAI-compatible endpoint; when it fails the feedback says so, it never falls back).
     grader: Literal["embedding", "llm"] = "embedding"

@@ -114,6 +114,8 @@ def submit(challenge_id: str, file: Annotated[Path, typer.Argument(help="your so
         console.print(f"No file {escape(str(file))}. Create it with: torchdojo challenge start {escape(challenge_id)}")
         raise typer.Exit(2)
     code = file.read_text(encoding="utf-8")
+    d.judge.one_shot = True
+    d.judge.warm_up()  # the server starts while this process imports torch and loads the expected outputs
     sid, rep = _judge_or_refuse(d, lambda: d.judge.submit(challenge_id, code, "run" if run else "submit"))
     print_report(rep, sid)
     raise typer.Exit(0 if rep.verdict.value == "Accepted" else 1)

@@ -16,12 +16,13 @@ from __future__ import annotations
 import copy
 import threading
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
-from torchdojo.judge import wire
+from torchdojo.judge import expected_cache, wire
 from torchdojo.judge.challenge import Challenge
 from torchdojo.judge.compare import compare_outputs
-from torchdojo.judge.execution import Backend, ExecResult
+from torchdojo.judge.execution import CPU_LIMIT, Backend, ExecResult
 from torchdojo.judge.rules import SourceError, check_source
 from torchdojo.judge.testing import Case
 from torchdojo.judge.verdicts import Verdict
@@ -100,19 +101,32 @@ def _clone(values: dict[str, Any]) -> dict[str, Any]:
 class Grader:
     """Grades submissions for one challenge; caches expected outputs (deterministic inputs)."""
 
-    def __init__(self, challenge: Challenge, backend: Backend) -> None:
+    def __init__(self, challenge: Challenge, backend: Backend, cache_dir: Path | None = None) -> None:
+        """``cache_dir``: where expected outputs are kept on disk across processes
+        (:mod:`torchdojo.judge.expected_cache`); None keeps them in memory only."""
         self.ch, self.backend = challenge, backend
+        self.cache_dir = cache_dir / challenge.id if cache_dir is not None else None
         self._expected: dict[tuple, tuple[dict, dict]] = {}
+        self._pruned = False
 
     # -- trusted side ---------------------------------------------------------------------
     def inputs_and_expected(self, case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The case's inputs and the reference's outputs on them: from memory, else from the disk
+        cache, else computed here (and stored on disk)."""
         key = (case.name, repr(sorted(case.params.items())), case.seed)
         with _TRUSTED_LOCK:
             if key not in self._expected:
-                inputs = self.ch.tests.make_inputs(**case.params, seed=case.seed)
-                expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
-                self._expected[key] = (inputs, {k: (v.detach() if hasattr(v, "detach") else v)
-                                                for k, v in expected.items()})
+                disk = expected_cache.key(self.ch, case.name, case.params, case.seed) if self.cache_dir else None
+                hit = expected_cache.load(self.cache_dir, disk) if disk else None
+                if hit is None:
+                    inputs = self.ch.tests.make_inputs(**case.params, seed=case.seed)
+                    expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
+                    hit = inputs, {k: (v.detach() if hasattr(v, "detach") else v) for k, v in expected.items()}
+                    if disk and expected_cache.store(self.cache_dir, disk, *hit) and not self._pruned:
+                        self._pruned = True  # files of other versions of this challenge
+                        expected_cache.prune(self.cache_dir, {
+                            expected_cache.key(self.ch, c.name, c.params, c.seed) for c in self.ch.tests.cases()} | {disk})
+                self._expected[key] = hit
             return self._expected[key]
 
     def _job(self, code: str, cases: list[tuple[Case, dict[str, Any]]], trace: bool = True, repeat: int = 1) -> bytes:
@@ -312,14 +326,25 @@ class Grader:
         sp = self.ch.meta.speed
         case = next(c for c in self.ch.tests.cases() if c.name == sp.case)
         inputs, _ = self.inputs_and_expected(case)
+        limits = self.ch.meta.limits
         ref = self.backend.execute(self._job(self.ch.reference_source, [(case, inputs)], trace=False, repeat=sp.repeat),
-                                   self.ch.meta.limits)
-        sub = self.backend.execute(self._job(code, [(case, inputs)], trace=False, repeat=sp.repeat), self.ch.meta.limits)
+                                   limits)
         if ref.status != "ok":
             raise _SpeedRunFailed(Verdict.JUDGE_ERROR, f"the reference's timing run failed ({ref.status}: {ref.detail}); "
                                                        "this is not your fault")
+        # The submission's timing run may use at most what would already be too slow (the
+        # allowed ratio with 50 % slack, at least 1 s): a slow solution is stopped there instead
+        # of running to the challenge's whole CPU limit (issue 17: a speed-rule TLE took 33-39 s).
+        budget = max(1.0, ref.cpu_seconds * sp.max_ratio * 1.5)
+        capped = budget < limits.cpu_seconds
+        sub_limits = limits.model_copy(update={"cpu_seconds": budget}) if capped else limits
+        sub = self.backend.execute(self._job(code, [(case, inputs)], trace=False, repeat=sp.repeat), sub_limits)
+        if sub.status == "timeout" and capped and sub.detail == CPU_LIMIT:
+            raise _SpeedRunFailed(Verdict.TIME_LIMIT_EXCEEDED, (
+                f"correct, but more than {sp.max_ratio:g}x the reference's CPU time on '{sp.case}': stopped after "
+                f"{sub.cpu_seconds:.1f} s of CPU where the reference took {ref.cpu_seconds:.2f} s"))
         if sub.status != "ok":
-            verdict, msg = _job_verdict(sub, self.ch.meta.limits)
+            verdict, msg = _job_verdict(sub, sub_limits)
             raise _SpeedRunFailed(verdict, f"timing run on '{sp.case}': {msg}")
         return sub.cpu_seconds / max(ref.cpu_seconds, 1e-6)
 

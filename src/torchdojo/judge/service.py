@@ -28,21 +28,44 @@ class UnknownChallengeError(KeyError):
     pass
 
 
+class _Deferred:
+    """The service's backend as a grader sees it: the name is known at once, the backend is
+    only waited for when a job is executed, so a grader prepares its expected outputs (trusted
+    side) while the server is still starting."""
+
+    def __init__(self, service: JudgeService) -> None:
+        self._service = service
+        self.name = "local (UNSAFE: no isolation)" if service.unsafe_local else "sandbox"
+        self.isolated = not service.unsafe_local
+
+    def execute(self, job: bytes, limits):
+        return self._service.backend.execute(job, limits)
+
+
 class JudgeService:
     def __init__(self, challenges_dir: Path, sessions: sessionmaker[Session] | None = None,
-                 unsafe_local: bool = False, slots: int = 2) -> None:
+                 unsafe_local: bool = False, slots: int = 2, cache_dir: Path | None = None,
+                 one_shot: bool = False) -> None:
+        """``cache_dir``: the on-disk cache of expected outputs (see
+        :mod:`torchdojo.judge.expected_cache`); None computes them in every process. ``one_shot``:
+        this process judges once or twice and exits (the CLI; see ``SandboxBackend``)."""
         self.challenges, self.problems = load_challenges(challenges_dir)
         self.sessions = sessions
         self.unsafe_local = unsafe_local
         self.slots = slots
+        self.cache_dir = cache_dir
+        self.one_shot = one_shot
         self._backend: Backend | None = None
         self._graders: dict = {}
         self._lock = threading.Lock()
+        self._backend_lock = threading.Lock()
+        self._warming: threading.Thread | None = None
+        self.warm_up_error: str | None = None
 
     @property
     def backend(self) -> Backend:
         """The execution backend, started on first use. Raises SandboxUnavailable (fail closed)."""
-        with self._lock:
+        with self._backend_lock:
             if self._backend is None:
                 if self.unsafe_local:
                     from torchdojo.judge.execution import LocalUnsafeBackend
@@ -51,7 +74,7 @@ class JudgeService:
                 else:
                     from torchdojo.judge.sandbox.backend import SandboxBackend
 
-                    self._backend = SandboxBackend(slots=self.slots)
+                    self._backend = SandboxBackend(slots=self.slots, one_shot=self.one_shot)
             return self._backend
 
     def challenge(self, challenge_id: str) -> Challenge:
@@ -65,10 +88,39 @@ class JudgeService:
 
         with self._lock:
             if challenge_id not in self._graders:
-                self._graders[challenge_id] = Grader(self.challenge(challenge_id), None)  # type: ignore[arg-type]
-        g = self._graders[challenge_id]
-        g.backend = self.backend
-        return g
+                self._graders[challenge_id] = Grader(self.challenge(challenge_id), _Deferred(self),  # type: ignore[arg-type]
+                                                     cache_dir=self.cache_dir)
+        return self._graders[challenge_id]
+
+    def warm_up(self, challenge_id: str | None = None) -> threading.Thread:
+        """Start, in the background, what the first verdict would otherwise wait for: the
+        backend (the sandbox's server imports torch and warms up: seconds) and, in a second
+        thread, torch in this process and ``challenge_id``'s expected outputs (from the disk
+        cache when they are there). Returns at once; a later submission waits only for what is
+        not ready yet. A backend that cannot start is not an error here (the submission that
+        needs it gets the refusal); its reason is kept in ``warm_up_error``."""
+        def backend() -> None:
+            try:
+                _ = self.backend
+            except Exception as e:  # noqa: BLE001 - reported by the submission that needs it
+                self.warm_up_error = f"{type(e).__name__}: {e}"
+
+        def trusted() -> None:
+            try:
+                import torch  # noqa: F401 - the import is the point
+
+                if challenge_id is not None and challenge_id in self.challenges:
+                    g = self.grader(challenge_id)
+                    for case in g.ch.tests.cases():
+                        g.inputs_and_expected(case)
+            except Exception:  # noqa: BLE001 - the submission computes them again and reports
+                pass
+
+        t = threading.Thread(target=backend, name="judge-warm-up", daemon=True)
+        t.start()
+        threading.Thread(target=trusted, name="judge-warm-up-trusted", daemon=True).start()
+        self._warming = t
+        return t
 
     def grade(self, challenge_id: str, code: str, mode: Literal["run", "submit"] = "submit"):
         return self.grader(challenge_id).grade(code, mode)
@@ -122,9 +174,11 @@ class JudgeService:
         ``down``, ``closed``), server pid, restarts and the last failure. Imports no torch."""
         backend = self._backend
         if backend is None:
+            warming = self._warming is not None and self._warming.is_alive()
+            state = "starting" if warming else "unavailable" if self.warm_up_error else "not started"
             return {"backend": "local (UNSAFE: no isolation)" if self.unsafe_local else "sandbox",
-                    "isolated": not self.unsafe_local, "state": "not started", "server_pid": None,
-                    "slots": self.slots, "restarts": 0, "last_failure": None, "last_failure_at": None}
+                    "isolated": not self.unsafe_local, "state": state, "server_pid": None,
+                    "slots": self.slots, "restarts": 0, "last_failure": self.warm_up_error, "last_failure_at": None}
         if hasattr(backend, "health"):
             return backend.health()
         return {"backend": backend.name, "isolated": backend.isolated, "state": "up", "server_pid": None,
@@ -132,7 +186,7 @@ class JudgeService:
 
     def close(self) -> None:
         """Stop the backend; the next submission starts a new one."""
-        with self._lock:
+        with self._backend_lock:
             backend, self._backend = self._backend, None
         if backend is not None and hasattr(backend, "close"):
             backend.close()

@@ -69,12 +69,16 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         app.state.grader.start()
         app.state.mock_grading = mock.GradingJobs(d, app.state.grader)
         app.state.mock_grading.resume()  # mocks left in "grading" by a stopped server
+        if d.settings.judge_prestart:
+            # The judge's server (torch import, warm-up: seconds) and torch in this process, in the
+            # background: the first Run/Submit should not wait for them (issue 17).
+            d.judge.warm_up()
         yield
         app.state.mock_grading.close()
         # A worker still loading its model is killed at once (nothing to lose); one that is
         # grading gets a moment to answer (an unanswered item stays ungraded and is resumed).
         app.state.grader.close(timeout=0 if app.state.grader.status == "loading" else 3)
-        if "judge" in app.state.dojo.__dict__:  # started only if someone submitted code
+        if "judge" in app.state.dojo.__dict__:  # started at start-up (judge_prestart) or by a submission
             app.state.dojo.judge.close()
 
     # The OpenAPI schema is published (/openapi.json) so the app can be fuzzed (schemathesis in

@@ -543,6 +543,7 @@ def main() -> None:
     global SERVER_PID, UID_BASE, CGROUP
     SERVER_PID = os.getpid()
     path, root, slots, lifeline, cgroup = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+    one_shot = sys.argv[6:] == ["one-shot"]  # a client that runs a few jobs (the CLI): skip what pays off over many
     if not re.fullmatch(r"torchdojo/judge-[0-9a-f]{8,32}", cgroup):
         raise SystemExit(f"bad cgroup name {cgroup!r}")
     # Not PR_SET_PDEATHSIG: it fires when the *thread* that started us exits (a web worker thread
@@ -554,7 +555,8 @@ def main() -> None:
     warm_up()
     os.makedirs(root, exist_ok=True)
     server = ForkServer(path, root, slots, lifeline)
-    collapse_huge_pages()  # last: after everything the runners and children will share exists
+    if not one_shot:
+        collapse_huge_pages()  # last: after everything the runners and children will share exists
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # we reap runners, they reap children (whatever we inherited)
     print("ready", flush=True)
     server.serve_forever()
