@@ -14,6 +14,7 @@ never the expected outputs in full, never their stdout.
 from __future__ import annotations
 
 import copy
+import secrets
 import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -101,10 +102,13 @@ def _clone(values: dict[str, Any]) -> dict[str, Any]:
 class Grader:
     """Grades submissions for one challenge; caches expected outputs (deterministic inputs)."""
 
-    def __init__(self, challenge: Challenge, backend: Backend, cache_dir: Path | None = None) -> None:
+    def __init__(self, challenge: Challenge, backend: Backend, cache_dir: Path | None = None, guard: bool = True) -> None:
         """``cache_dir``: where expected outputs are kept on disk across processes
-        (:mod:`torchdojo.judge.expected_cache`); None keeps them in memory only."""
+        (:mod:`torchdojo.judge.expected_cache`); None keeps them in memory only. ``guard=False``
+        only for testing the sandbox's own layers: no static introspection check, no run-time
+        guard in the job (``runtime.install_guard``)."""
         self.ch, self.backend = challenge, backend
+        self.guard = guard
         self.cache_dir = cache_dir / challenge.id if cache_dir is not None else None
         self._expected: dict[tuple, tuple[dict, dict]] = {}
         self._pruned = False
@@ -129,8 +133,10 @@ class Grader:
                 self._expected[key] = hit
             return self._expected[key]
 
-    def _job(self, code: str, cases: list[tuple[Case, dict[str, Any]]], trace: bool = True, repeat: int = 1) -> bytes:
-        header: dict[str, Any] = {"code": code, "harness": self.ch.harness_source, "trace": trace, "cases": []}
+    def _job(self, code: str, cases: list[tuple[Case, dict[str, Any]]], trace: bool = True, repeat: int = 1,
+             nonce: str | None = None) -> bytes:
+        header: dict[str, Any] = {"code": code, "harness": self.ch.harness_source, "trace": trace, "cases": [],
+                                  "nonce": nonce, "guard": self.guard}
         tensors: dict[str, Any] = {}
         for i, (case, inputs) in enumerate(cases):
             js, ts = wire.split_values(inputs, f"in/{i}/")
@@ -145,6 +151,9 @@ class Grader:
             tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(shown), rec.get("stdout", "")[:8000]
         if rec.get("status") != "ok":
             err = rec.get("error", {})
+            if err.get("kind") == "rule":  # the runtime's guard refused an introspection (runtime.install_guard)
+                tr.verdict, tr.message = Verdict.RULE_VIOLATION, str(err.get("message", ""))
+                return tr
             tr.verdict = {"memory": Verdict.MEMORY_LIMIT_EXCEEDED, "output": Verdict.OUTPUT_LIMIT_EXCEEDED}.get(
                 err.get("kind"), Verdict.RUNTIME_ERROR)
             tr.message = err.get("traceback") or f"{err.get('type')}: {err.get('message')}"
@@ -191,11 +200,12 @@ class Grader:
         crash), the tests that finished are judged, the one that was running gets the job's
         verdict and the rest are marked not run."""
         prepared = [(c, *self.inputs_and_expected(c)) for c in cases]
-        res = self.backend.execute(self._job(code, [(c, i) for c, i, _ in prepared]), self.ch.meta.limits)
+        nonce = secrets.token_hex(16)  # the runtime signs every frame with it; the submission never sees it
+        res = self.backend.execute(self._job(code, [(c, i) for c, i, _ in prepared], nonce=nonce), self.ch.meta.limits)
         if res.status == "judge_error":
             verdict, msg = _job_verdict(res, self.ch.meta.limits)
             return res, _stopped_at(cases, 0, verdict, msg)
-        stream = wire.read_stream(res.data or b"")
+        stream = wire.read_stream(res.data or b"", nonce=nonce)
         done = []
         for (rec, tensors), case in zip(stream.cases, cases, strict=False):
             if rec.get("name") != case.name or not isinstance(rec.get("json", {}), dict) or not isinstance(
@@ -219,6 +229,9 @@ class Grader:
         err = end.get("error") if isinstance(end.get("error"), dict) else {}
         if end.get("status") == "compile_error":
             return res, _stopped_at(cases, 0, Verdict.COMPILATION_ERROR, err.get("traceback", ""), "the module did not load")
+        if end.get("status") == "load_error" and err.get("kind") == "rule":
+            return res, _stopped_at(cases, 0, Verdict.RULE_VIOLATION, str(err.get("message", "")),
+                                    "the module did not load")
         if end.get("status") == "load_error":
             v = Verdict.MEMORY_LIMIT_EXCEEDED if err.get("kind") == "memory" else Verdict.RUNTIME_ERROR
             return res, _stopped_at(cases, 0, v, "while loading the module: " + err.get("traceback", ""),
@@ -255,7 +268,10 @@ class Grader:
         rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
         try:
             with _TRUSTED_LOCK:  # CPython 3.11's ast.parse is not safe to run from two threads at once
-                findings = check_source(code, self.ch.meta.rules)
+                rules = self.ch.meta.rules
+                findings = check_source(code, rules, traced=bool(rules.banned_calls or rules.banned_ops
+                                                                 or hasattr(self.ch.tests, "max_numel")),
+                                        introspection=self.guard)
         except SourceError as e:
             rep.verdict, rep.message = Verdict.COMPILATION_ERROR, f"line {e.line}: {e.message}"
             return rep

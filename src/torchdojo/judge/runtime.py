@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import collections
 import errno
+import gc
 import io
 import math
 import os
+import re
 import sys
 import time
 import traceback
@@ -46,6 +48,125 @@ def limit_recursion(cap: int = MAX_RECURSION) -> None:
     setrecursionlimit.__doc__ = real.__doc__
     sys.setrecursionlimit = setrecursionlimit
     real(min(sys.getrecursionlimit(), cap))
+
+
+#: Audit events (PEP 578) that hand out the interpreter's internals: frames (and through them every
+#: local variable of the judge's runtime), every live object, raw memory, tracing hooks.
+_INTROSPECTION_EVENTS = frozenset({
+    "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.addaudithook", "cpython.PyInterpreterState_Clear",
+    "_thread.start_new_thread",  # a thread could change what the runtime uses while it writes a result
+})
+#: Attribute reads CPython audits as ``object.__getattr__``: how a traceback, a generator or a
+#: coroutine leads to a frame.
+_FRAME_ATTRIBUTES = frozenset({"tb_frame", "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code"})
+#: Library modules whose purpose is introspection: an event raised inside them counts for the
+#: code that called them (``traceback.extract_stack()``, ``inspect.stack()``, ``ctypes.string_at``).
+_PASS_THROUGH = ("/inspect.py", "/traceback.py", "/logging/__init__.py", "/ctypes/__init__.py", "/ctypes/util.py",
+                 "/pdb.py", "/bdb.py", "/faulthandler.py", "/linecache.py", "/threading.py",
+                 "/concurrent/futures/thread.py")
+_PROC_MEMORY = re.compile(r"^/proc/(self|thread-self|\d+)(/task/\d+)?/(mem|maps|smaps|pagemap|environ|cmdline)$")
+
+
+#: Module attributes the runtime relies on after the submission has run: how it names calls for
+#: the trace, encodes results, writes them. A submission that rebinds one of them (``json.dumps =
+#: spy`` to read the nonce, ``builtins.sorted = ...`` to empty the trace) breaks a rule. None
+#: means every attribute of the module.
+_WATCHED: dict[str, tuple[str, ...] | None] = {
+    "builtins": None, "json": None, "json.encoder": None, "struct": None, "safetensors.torch": None,
+    "torchdojo.judge.wire": None, "torchdojo.judge.runtime": None, "torch.overrides": None,
+    "torch.utils._python_dispatch": None, "torch": ("Tensor", "_C", "set_num_threads"), "torch._C": ("TensorBase",),
+    "os": ("write", "getpid", "close"),
+}
+
+
+def watch_modules() -> Callable[[], list[str]]:
+    """Snapshot the attributes of :data:`_WATCHED`; the returned function lists those rebound or
+    deleted since. It only uses what it captured here (dict methods, no global or builtin look-up),
+    so a submission cannot change how it checks."""
+    missing = object()
+    snap = []
+    for name, keys in _WATCHED.items():
+        mod = sys.modules.get(name)
+        if mod is not None:
+            d = mod.__dict__
+            snap.append((name, d, {k: d[k] for k in (keys if keys is not None else list(d)) if k in d}))
+
+    def changed(snap=snap, missing=missing) -> list[str]:
+        out: list[str] = []
+        for name, d, before in snap:
+            for k, v in before.items():
+                if d.get(k, missing) is not v:
+                    out.append(f"changing {name}.{k} is not allowed: the judge's runtime uses it after your code")
+        return out
+
+    return changed
+
+
+def install_guard() -> list[str]:
+    """Install, for the rest of this process, an audit hook (``sys.addaudithook``, which cannot
+    be removed) that refuses the submission's code what would let it reach the runtime's private
+    state — frames (``sys._getframe``, ``tb_frame``, ``gi_frame``...), the garbage collector's
+    object lists, ``ctypes``, tracing hooks, ``/proc/<pid>/mem`` — and patching of classes and
+    functions it did not define (``type.__setattr__``, ``func.__code__ =``), which is how a trace
+    is switched off. The refused operation raises ``PermissionError``; the returned list (held
+    only here and by the hook) gets one line per refusal, and the runtime turns it into a Rule
+    Violation. Events raised by library code (torch, ``collections.namedtuple``) are allowed:
+    an event counts as the submission's when the code that raised it, after skipping the
+    introspection modules of ``_PASS_THROUGH``, is not a file of the Python installation or of
+    torchdojo. The judge's own harness runs as ``harness.py`` and is treated as trusted."""
+    violations: list[str] = []
+    busy = [False]
+    getframe = sys._getframe
+    trusted_roots = tuple({os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+                          | {os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep})
+
+    library: dict[str, bool] = {"harness.py": True}  # file name -> part of Python, torch or torchdojo
+
+    def submission_frame(f) -> bool:
+        hops = 0
+        while f is not None and hops < 8 and f.f_code.co_filename.endswith(_PASS_THROUGH):
+            f, hops = f.f_back, hops + 1
+        if f is None:
+            return False
+        name = f.f_code.co_filename
+        if name not in library:
+            library[name] = os.path.realpath(name).startswith(trusted_roots)
+        return not library[name]
+
+    def hook(event: str, args: tuple) -> None:
+        if busy[0]:
+            return
+        what = None
+        if event in _INTROSPECTION_EVENTS:
+            what = event
+        elif event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
+            what = f"reading .{args[1]}"
+        elif event.startswith("ctypes."):
+            what = event
+        elif event in ("object.__setattr__", "object.__delattr__") and args:
+            obj = args[0]
+            if (isinstance(obj, type) or callable(obj)) and getattr(obj, "__module__", None) != "solution":
+                what = f"changing {getattr(obj, '__qualname__', type(obj).__name__)}.{args[1] if len(args) > 1 else '?'}"
+        elif event == "open" and args and isinstance(args[0], str | bytes):
+            path = os.fsdecode(args[0])
+            if _PROC_MEMORY.match(path):
+                what = f"opening {path}"
+        if what is None:
+            return
+        busy[0] = True
+        try:
+            if not submission_frame(getframe(1)):
+                return
+            line = f"{what} is not allowed: the judge's runtime shares this process with your code"
+            if line not in violations:
+                violations.append(line)
+        finally:
+            busy[0] = False
+        raise PermissionError(line)
+
+    sys.addaudithook(hook)
+    return violations
 
 
 class OutputLimit(Exception):
@@ -138,9 +259,14 @@ def _trace_modes():
 def _user_traceback(exc: BaseException) -> str:
     """The last 5 frames in the submission, without materialising a deep traceback (a
     million-frame recursion must not cost more memory or time to report than to run)."""
+    tail: collections.deque = collections.deque(maxlen=64)  # the innermost entries: tb_next is cheap, tb_frame is not
+    tb = exc.__traceback__
+    while tb is not None:
+        tail.append(tb)
+        tb = tb.tb_next
     last: collections.deque = collections.deque(maxlen=5)
     innermost = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):
+    for frame, lineno in ((t.tb_frame, t.tb_lineno) for t in tail):
         innermost = frame.f_code.co_filename
         if innermost == "solution.py":
             last.append(traceback.FrameSummary("solution.py", lineno, frame.f_code.co_name, lookup_line=False))
@@ -160,25 +286,47 @@ def _error(exc: BaseException) -> dict[str, str]:
     return {"kind": kind, "type": type(exc).__name__, "message": msg[:2000], "traceback": _user_traceback(exc)[:4000]}
 
 
-def execute(job: bytes, emit: Callable[[bytes], None] | None = None) -> bytes:
+def execute(job: bytes, emit: Callable[[bytes], None] | None = None, guard: bool = False) -> bytes:
     """Run a job (wire bytes); its result is a stream of frames (:func:`wire.read_stream`), one
     per test as it finishes, then the end. ``emit`` gets each frame at once (the sandbox writes
     it to the result pipe); without it the frames are returned together. Never raises for user
-    faults."""
+    faults.
+
+    Every frame carries the job's ``nonce`` (chosen by the parent, known only to this function's
+    locals): a submission that writes its own well-formed result to the pipe cannot sign it.
+    ``guard`` (the job's own process only: it is permanent) installs :func:`install_guard`
+    first, so the submission cannot reach the nonce through frames, the garbage collector or
+    memory; what it tried is reported as a Rule Violation."""
     import torch
 
+    torch.set_num_threads(1)
+    header, tensors = wire.decode(job)
+    nonce = header.get("nonce")
+    # The parent may switch the guard off (the hostile suite, to test the sandbox's own layers).
+    guard = guard and header.get("guard", True) is not False
+    violations = install_guard() if guard else []
     chunks: list[bytes] = []
     sink = emit or chunks.append
     owner = os.getpid()
 
-    def out(frame: bytes) -> None:
-        if os.getpid() == owner:  # not a copy the submission forked: it runs this loop too, and must not write
-            sink(frame)
+    # Bound now, before the submission exists: what writes results cannot be swapped by it.
+    encode, frame, getpid = wire.encode, wire.frame, os.getpid
+    gc_disable, gc_enable = gc.disable, gc.enable
 
-    torch.set_num_threads(1)
-    header, tensors = wire.decode(job)
+    def out(rec: dict[str, Any], case_tensors: dict[str, Any] | None = None) -> None:
+        if getpid() == owner:  # not a copy the submission forked: it runs this loop too, and must not write
+            gc_disable()  # no finalizer of the submission's objects runs while the frame is encoded
+            try:
+                sink(frame(encode({**rec, "nonce": nonce}, case_tensors)))
+            finally:
+                gc_enable()
+
+    def refused() -> dict[str, str]:
+        return {"kind": "rule", "type": "PermissionError", "message": "; ".join(violations)[:2000], "traceback": ""}
+    changed = watch_modules() if guard else None
     sol = types.ModuleType("solution")
     sol.__file__ = "solution.py"
+    sys.modules["solution"] = sol  # dataclasses, typing and pickle look classes' modules up there
     real_stdout = sys.stdout
     try:
         sys.stdout = _CappedWriter(STDOUT_CAP)
@@ -188,7 +336,10 @@ def execute(job: bytes, emit: Callable[[bytes], None] | None = None) -> bytes:
         if isinstance(e, SystemExit | KeyboardInterrupt):
             e = RuntimeError(f"the submission raised {type(e).__name__} while loading")
         status = "compile_error" if isinstance(e, SyntaxError | ImportError) else "load_error"
-        out(wire.frame(wire.encode({"end": True, "status": status, "error": _error(e)})))
+        if changed is not None:
+            violations.extend(changed())
+        out({"end": True, "status": "load_error" if violations else status,
+             "error": refused() if violations else _error(e)})
         return b"".join(chunks)
     finally:
         sys.stdout = real_stdout
@@ -229,14 +380,47 @@ def execute(job: bytes, emit: Callable[[bytes], None] | None = None) -> bytes:
             sys.stdout = real_stdout
         rec["seconds"] = time.perf_counter() - t0
         rec["stdout"] = writer.getvalue()
+        if changed is not None:
+            violations.extend(v for v in changed() if v not in violations)
+        if violations:  # whatever the harness got back: the submission reached for the runtime's internals
+            rec["status"], rec["error"] = "error", refused()
+            rec.pop("json", None)
+            case_tensors = {}
         if calls is not None:
             rec["calls"] = sorted(calls.names)
             rec["ops"] = sorted(ops.names)
             rec["max_numel"] = ops.max_numel
             rec["max_shape"] = ops.max_shape
-        out(wire.frame(wire.encode(rec, case_tensors)))
-    out(wire.frame(wire.encode({"end": True, "status": "ok"})))
+        out(rec, case_tensors)
+    out({"end": True, "status": "ok"})
     return b"".join(chunks)
+
+
+def warm_up() -> None:
+    """Run one representative job here (trusted code only), so the lazy initialisation torch does
+    on first use — op registration, the Python dispatch modes of the trace (which import
+    ~800 modules, sympy among them), autograd — is done: ~1-4 s of CPU the first time, ~10 ms
+    after. The fork server does it once before forking; the unsafe local backend's process does
+    it before its clock starts. One intra-op thread."""
+    import torch
+
+    torch.set_num_threads(1)
+    _aliases()
+    harness = (
+        "from torchdojo.judge.testing import vjp\n"
+        "def run(sol, inputs):\n"
+        "    x = inputs['x'].clone().requires_grad_(True)\n"
+        "    y = sol.f(x)\n"
+        "    return {'y': y, 'g': vjp(y, x)[0], 'n': [1, 2.5]}\n"
+    )
+    code = "import torch\ndef f(x):\n    return torch.nn.functional.softmax(x @ x.T, -1).sum(0) * x.exp().mean()\n"
+    job = wire.encode(
+        {"code": code, "harness": harness, "trace": True, "cases": [{"name": "warm", "json": {}}]},
+        {"in/0/x": torch.randn(4, 4, dtype=torch.float64)},
+    )
+    stream = wire.read_stream(execute(job))
+    if not stream.complete or len(stream.cases) != 1 or stream.cases[0][0].get("status") != "ok":
+        raise RuntimeError(f"warm-up job failed: {stream}")
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -250,13 +434,12 @@ def main() -> None:
     the job's process imports torch itself): once torch is imported, tighten RLIMIT_CPU to the
     CPU used so far plus CPU_RLIMIT seconds, and write "<cpu used> <monotonic time>" to START_FD,
     so that neither the CPU limit nor the measured time charges the interpreter's start-up
-    (~2 s of CPU for ``import torch`` on a busy machine) to the submission."""
+    (``import torch`` and :func:`warm_up`: ~2-4 s of CPU on a busy machine) to the submission."""
     fd = int(sys.argv[1])
     if len(sys.argv) > 3:
         import resource
 
-        import torch  # noqa: F401 - paid here, before the clock starts
-
+        warm_up()  # import torch and its lazy initialisation: paid here, before the clock starts
         ru = resource.getrusage(resource.RUSAGE_SELF)
         used = ru.ru_utime + ru.ru_stime
         soft = math.ceil(used) + int(sys.argv[3])
@@ -266,7 +449,7 @@ def main() -> None:
         os.close(start_fd)
     job = sys.stdin.buffer.read()
     limit_recursion()
-    execute(job, emit=lambda frame: write_all(fd, frame))
+    execute(job, emit=lambda frame: write_all(fd, frame), guard=True)
     os.close(fd)
 
 

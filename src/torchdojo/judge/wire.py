@@ -83,9 +83,11 @@ class Stream:
         return self.end is not None and not self.truncated and self.error is None
 
 
-def read_stream(data: bytes) -> Stream:
+def read_stream(data: bytes, nonce: str | None = None) -> Stream:
     """Decode a result stream (see the module's docstring). Never raises: a malformed frame
-    stops the reading and is described in ``error``; the frames before it are kept."""
+    stops the reading and is described in ``error``; the frames before it are kept. With
+    ``nonce``, a frame whose header does not carry it was not written by the judge's runtime:
+    an error, like a malformed one."""
     out = Stream()
     pos = 0
     while pos < len(data):
@@ -108,6 +110,9 @@ def read_stream(data: bytes) -> Stream:
             out.error = str(e)
             break
         pos += FRAME.size + n
+        if nonce is not None and header.get("nonce") != nonce:
+            out.error = "a frame is not signed with the job's nonce"
+            break
         if header.get("end") is True:
             out.end = header
         elif header.get("case") == len(out.cases) and not isinstance(header.get("case"), bool):

@@ -181,7 +181,7 @@ def run_child(root: str, ro_paths: list[str], uid: int, seccomp: bytes, pipes: d
         from torchdojo.judge import runtime
 
         runtime.limit_recursion()
-        runtime.execute(job, emit=lambda frame: write_all(pipes["res_w"], frame))
+        runtime.execute(job, emit=lambda frame: write_all(pipes["res_w"], frame), guard=True)
         code = 0
     except BaseException:  # noqa: BLE001 - report and die; never fall through to the runner's code
         try:
@@ -490,27 +490,9 @@ def warm_up() -> None:
     (and so copy) every object's page when they collect."""
     import gc
 
-    import torch
+    from torchdojo.judge import runtime
 
-    from torchdojo.judge import runtime, wire
-
-    torch.set_num_threads(1)
-    runtime._aliases()
-    harness = (
-        "from torchdojo.judge.testing import vjp\n"
-        "def run(sol, inputs):\n"
-        "    x = inputs['x'].clone().requires_grad_(True)\n"
-        "    y = sol.f(x)\n"
-        "    return {'y': y, 'g': vjp(y, x)[0], 'n': [1, 2.5]}\n"
-    )
-    code = "import torch\ndef f(x):\n    return torch.nn.functional.softmax(x @ x.T, -1).sum(0) * x.exp().mean()\n"
-    job = wire.encode(
-        {"code": code, "harness": harness, "trace": True, "cases": [{"name": "warm", "json": {}}]},
-        {"in/0/x": torch.randn(4, 4, dtype=torch.float64)},
-    )
-    stream = wire.read_stream(runtime.execute(job))
-    if not stream.complete or len(stream.cases) != 1 or stream.cases[0][0].get("status") != "ok":
-        raise RuntimeError(f"warm-up job failed: {stream}")
+    runtime.warm_up()
     gc.collect()
     gc.freeze()
 
