@@ -1,0 +1,19 @@
+# expect: Wrong Answer
+# the causal mask hides each token from itself
+import math
+
+import torch
+
+
+def grouped_query_attention(q, k, v, causal=False):
+    B, Hq, L, D = q.shape
+    Hkv, S = k.shape[1], k.shape[2]
+    assert Hq % Hkv == 0
+    group = Hq // Hkv
+    k = k.repeat_interleave(group, dim=1)  # query head h reads kv head h // group: (B, Hq, S, D)
+    v = v.repeat_interleave(group, dim=1)
+    scores = q @ k.transpose(-2, -1) / math.sqrt(D)  # (B, Hq, L, S)
+    if causal:
+        future = torch.ones(L, S, dtype=torch.bool, device=q.device).triu(diagonal=0)  # also masks the diagonal: a token cannot see itself
+        scores = scores.masked_fill(future, float("-inf"))
+    return scores.softmax(dim=-1) @ v

@@ -1,0 +1,19 @@
+# expect: Wrong Answer
+# rounds the scales through float16 and casts back: they no longer equal max|w| / 127
+import torch
+
+
+def quantize_per_channel(w):
+    amax = w.abs().amax(dim=1)  # one scale per output channel (row)
+    scale = torch.where(amax > 0, amax / 127, torch.ones_like(amax)).half().to(w.dtype)  # stored in fp16 'to save memory'
+    q = torch.round(w / scale[:, None]).clamp(-127, 127).to(torch.int8)  # round half to even
+    return q, scale
+
+
+def dequantize_per_channel(q, scale):
+    return q.to(scale.dtype) * scale[:, None]
+
+
+def quantized_linear(x, q, scale, bias=None):
+    y = x @ dequantize_per_channel(q, scale).T
+    return y if bias is None else y + bias

@@ -1,0 +1,19 @@
+# expect: Wrong Answer
+# rounds half up (floor(x + 0.5)) instead of half to even like torch.round
+import torch
+
+
+def quantize_per_channel(w):
+    amax = w.abs().amax(dim=1)  # one scale per output channel (row)
+    scale = torch.where(amax > 0, amax / 127, torch.ones_like(amax))  # an all-zero row gets scale 1
+    q = torch.floor(w / scale[:, None] + 0.5).clamp(-127, 127).to(torch.int8)  # round half to even
+    return q, scale
+
+
+def dequantize_per_channel(q, scale):
+    return q.to(scale.dtype) * scale[:, None]
+
+
+def quantized_linear(x, q, scale, bias=None):
+    y = x @ dequantize_per_channel(q, scale).T
+    return y if bias is None else y + bias
