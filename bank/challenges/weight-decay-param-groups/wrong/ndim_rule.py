@@ -1,0 +1,21 @@
+# expect: Wrong Answer
+import torch.nn as nn
+
+NORMS = (nn.LayerNorm, nn.RMSNorm, nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d, nn.GroupNorm)
+
+
+def build_param_groups(model, weight_decay, decay_embeddings=False):
+    owner = {}  # parameter -> the module that registered it (first seen, as named_parameters dedups)
+    for module in model.modules():
+        for p in module.parameters(recurse=False):
+            owner.setdefault(p, module)
+    decay, no_decay = ([], []), ([], [])
+    for name, p in model.named_parameters():  # each shared (tied) parameter once, under its first name
+        if not p.requires_grad:
+            continue
+        skip = p.ndim < 2  # the nanoGPT shortcut: everything 1-D is a bias or a norm gain (embeddings? a LayerScale?)
+        group = no_decay if skip else decay
+        group[0].append(name)
+        group[1].append(p)
+    return [{"params": decay[1], "names": decay[0], "weight_decay": weight_decay},
+            {"params": no_decay[1], "names": no_decay[0], "weight_decay": 0.0}]
