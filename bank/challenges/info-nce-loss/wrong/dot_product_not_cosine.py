@@ -1,0 +1,12 @@
+# expect: Wrong Answer
+import torch
+import torch.nn.functional as F
+
+
+def info_nce_loss(z, temperature=0.5):
+    n2 = z.shape[0]
+    n = n2 // 2
+    logits = (z @ z.T) / temperature  # forgets to L2-normalise the embeddings
+    logits = logits.masked_fill(torch.eye(n2, dtype=torch.bool), float("-inf"))
+    pos = torch.cat([torch.arange(n, n2), torch.arange(0, n)])
+    return F.cross_entropy(logits, pos)

@@ -1,0 +1,11 @@
+# expect: Wrong Answer
+
+
+def segment_reduce(values, segment_ids, num_segments):
+    n, d = values.shape
+    idx = segment_ids[:, None].expand(n, d)
+    zeros = values.new_zeros(num_segments, d)
+    seg_sum = zeros.scatter_add(0, idx, values)
+    seg_mean = seg_sum / n  # divides by the total number of rows, not the segment's count
+    seg_max = zeros.scatter_reduce(0, idx, values, reduce="amax", include_self=False)  # empty rows keep the 0
+    return seg_sum, seg_mean, seg_max

@@ -1,0 +1,19 @@
+# expect: Wrong Answer
+import torch
+
+
+def batch_hard_triplet_loss(embeddings, labels, margin=0.2):
+    b = embeddings.shape[0]
+    eye = torch.eye(b, dtype=torch.bool)
+    diff = embeddings[:, None, :] - embeddings[None, :, :]
+    sq = (diff * diff).sum(-1)
+    d = torch.sqrt(sq + eye).masked_fill(eye, 0.0)  # protects the diagonal, but not two identical rows
+    same = labels[:, None] == labels[None, :]
+    pos = same & ~eye
+    neg = ~same
+    valid = pos.any(1) & neg.any(1)
+    if not valid.any():
+        return embeddings.sum() * 0.0
+    hardest_pos = d.masked_fill(~pos, float("-inf")).amax(dim=1)
+    hardest_neg = d.masked_fill(~neg, float("inf")).amin(dim=1)
+    return torch.relu(margin + hardest_pos[valid] - hardest_neg[valid]).mean()

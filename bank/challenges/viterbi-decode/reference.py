@@ -1,0 +1,23 @@
+import torch
+
+
+def viterbi_decode(emissions, transitions, start, end, mask):
+    b, t_max, k = emissions.shape
+    score = start + emissions[:, 0]                                   # (B, K): best score ending in each tag
+    history = []
+    for t in range(1, t_max):
+        cand = score[:, :, None] + transitions[None] + emissions[:, t, None, :]  # (B, from, to)
+        best, idx = cand.max(dim=1)
+        score = torch.where(mask[:, t, None], best, score)          # padded steps leave the score alone
+        history.append(idx)
+    score = score + end                                               # end score after each sequence's last tag
+    best_score, last = score.max(dim=1)
+    lengths = mask.sum(dim=1).tolist()
+    paths = torch.full((b, t_max), -1, dtype=torch.long)
+    for i in range(b):                                                # backtrack from each sequence's own end
+        tag = int(last[i])
+        paths[i, lengths[i] - 1] = tag
+        for t in range(lengths[i] - 1, 0, -1):
+            tag = int(history[t - 1][i, tag])
+            paths[i, t - 1] = tag
+    return paths, best_score
