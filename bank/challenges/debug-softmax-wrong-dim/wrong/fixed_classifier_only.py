@@ -1,0 +1,14 @@
+# expect: Wrong Answer
+import math
+
+import torch.nn.functional as F
+
+
+def predict_proba(logits):
+    return F.softmax(logits, dim=-1)
+
+
+def attention(q, k, v):
+    scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    weights = F.softmax(scores, dim=0)  # still over the batch: sequences leak into each other
+    return weights @ v, weights

@@ -1,0 +1,20 @@
+import torch.nn.functional as F
+
+
+def split_heads(x, n_heads):
+    B, T, D = x.shape
+    # split the features into heads first (B, T, H, Dh), THEN move the head axis: a view cannot
+    # reorder axes, and viewing (B, T, D) memory as (B, H, T, Dh) mixes positions across heads
+    return x.reshape(B, T, n_heads, D // n_heads).transpose(1, 2)
+
+
+def merge_heads(x):
+    B, H, T, Dh = x.shape
+    return x.transpose(1, 2).reshape(B, T, H * Dh)  # reshape copies: the transpose is not contiguous
+
+
+def causal_self_attention(x, w_qkv, w_o, n_heads):
+    q, k, v = (x @ w_qkv.T).chunk(3, dim=-1)
+    q, k, v = split_heads(q, n_heads), split_heads(k, n_heads), split_heads(v, n_heads)
+    out = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    return merge_heads(out) @ w_o.T

@@ -1,0 +1,25 @@
+# expect: Wrong Answer
+import torch
+import torch.nn.functional as F
+
+
+def _soft(y, perm, lam, num_classes, dtype):
+    one_hot = F.one_hot(y, num_classes).to(dtype)
+    return lam * one_hot + (1 - lam) * one_hot[perm]
+
+
+def mixup(x, y, lam, perm, num_classes):
+    partner = torch.empty_like(x)
+    partner[perm] = x  # scatters instead of gathering: image i gets the image whose partner is i
+    return lam * x + (1 - lam) * partner, _soft(y, perm, lam, num_classes, x.dtype)
+
+
+def cutmix(x, y, box, perm, num_classes):
+    H, W = x.shape[-2:]
+    top, left, height, width = box
+    r0, r1 = min(max(top, 0), H), min(max(top + height, 0), H)
+    c0, c1 = min(max(left, 0), W), min(max(left + width, 0), W)
+    out = x.clone()
+    out[..., r0:r1, c0:c1] = x[perm][..., r0:r1, c0:c1]
+    lam = 1.0 - (r1 - r0) * (c1 - c0) / (H * W)
+    return out, _soft(y, perm, lam, num_classes, x.dtype), lam
