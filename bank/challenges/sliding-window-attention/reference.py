@@ -1,0 +1,12 @@
+import torch
+
+
+def sliding_window_attention(q, k, v, window, scale=None):
+    L, S = q.size(-2), k.size(-2)
+    scale = q.size(-1) ** -0.5 if scale is None else scale
+    att = (q @ k.transpose(-2, -1)) * scale  # (B, H, L, S)
+    qpos = torch.arange(S - L, S, device=q.device)[:, None]  # queries are the last L positions
+    kpos = torch.arange(S, device=q.device)[None, :]
+    keep = (kpos <= qpos) & (kpos > qpos - window)  # keys qpos-window+1 .. qpos
+    att = att.masked_fill(~keep, float("-inf"))
+    return torch.softmax(att, dim=-1) @ v
