@@ -1,0 +1,17 @@
+# expect: Wrong Answer
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+def clip_loss(image_emb, text_emb, logit_scale):
+    img = F.normalize(image_emb, dim=-1)
+    txt = F.normalize(text_emb, dim=-1)
+    logit_scale.data.clamp_(max=math.log(100))  # like CLIP's training loop, but outside the graph
+    scale = logit_scale.exp()  # gradient flows even when the value was clamped
+    logits = scale * img @ txt.T
+    labels = torch.arange(logits.shape[0])
+    loss_i = F.cross_entropy(logits, labels)
+    loss_t = F.cross_entropy(logits.T, labels)
+    return (loss_i + loss_t) / 2

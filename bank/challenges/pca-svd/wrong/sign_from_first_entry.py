@@ -1,0 +1,17 @@
+# expect: Wrong Answer
+import torch
+
+
+def pca(x, n_components):
+    n = x.shape[0]
+    mean = x.mean(dim=0)
+    xc = x - mean
+    _, s, vh = torch.linalg.svd(xc, full_matrices=False)
+    var = s**2 / (n - 1)
+    comps = vh[:n_components]
+    comps = comps * torch.sign(comps[:, :1])  # makes the first entry positive, not the largest one
+    return mean, comps, var[:n_components], var[:n_components] / var.sum(), xc @ comps.T
+
+
+def transform(x, mean, components):
+    return (x - mean) @ components.T
