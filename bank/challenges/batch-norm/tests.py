@@ -36,3 +36,10 @@ def make_inputs(seed, steps, n, c, length=None, mean=0.0, std=1.0, momentum=0.1,
     return {"train_x": batch(steps), "eval_x": batch(1)[0], "momentum": momentum, "eps": eps,
             "weight": 1.0 + 0.5 * torch.randn(c, generator=g, dtype=torch.float64),
             "bias": 0.5 * torch.randn(c, generator=g, dtype=torch.float64)}
+
+
+def check(inputs, got):
+    if any(got.get("train_buffers_build_graph", [])) or got.get("eval_buffers_build_graph"):
+        return ("running_mean / running_var require grad (or carry a grad_fn) after a training step: "
+                "update the buffers under torch.no_grad() (or from detached statistics)")
+    return None

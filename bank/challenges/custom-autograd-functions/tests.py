@@ -19,13 +19,18 @@ def cases():
         Case("float32", {"n": 10, "cols": 3, "std": 2.0, "dtype": "float32"}, seed=7, shrink=("n",),
              what="float32 in, float32 out and float32 gradients"),
         Case("single", {"n": 1, "std": 1.0}, seed=8, what="one element"),
+        Case("halves", {"n": 8, "std": 1.0, "halves": True}, seed=9,
+             what="x * scale exactly halfway between integers: round half to even"),
     ]
 
 
-def make_inputs(seed, n, std, cols=None, lo=-0.7, hi=1.3, scale=4.0, edges=False, dtype="float64"):
+def make_inputs(seed, n, std, cols=None, lo=-0.7, hi=1.3, scale=4.0, edges=False, dtype="float64",
+                halves=False):
     g = torch.Generator().manual_seed(seed)
     shape = (n,) if cols is None else (n, cols)
     x = torch.randn(shape, generator=g, dtype=torch.float64) * std
+    if halves:  # x * scale (and 3 x) land on k + 1/2: -2.5, -1.5, -0.5, 0.5, 1.5, 2.5, ...
+        x = (torch.arange(n, dtype=torch.float64) - n // 2 + 0.5) / scale
     if edges:
         flat = x.view(-1)
         flat[0] = lo

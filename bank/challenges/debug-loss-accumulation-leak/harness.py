@@ -59,6 +59,7 @@ def run(sol, inputs):
     kept = sum(r() is not None for r in tokens)
     values = list(res["step_losses"]) + list(res["epoch_losses"])
     out = {"step_losses": _floats(res["step_losses"]), "epoch_losses": _floats(res["epoch_losses"]),
+           "returned_values_not_python_floats": sum(not isinstance(v, float) for v in values),
            "returned_values_requiring_grad": sum(isinstance(v, torch.Tensor) and v.requires_grad for v in values),
            "step_graphs_kept_alive_by_result": kept,
            "max_old_step_graphs_alive_during_training": worst[0]}

@@ -39,4 +39,7 @@ def check(inputs, got):
     if got["max_old_step_graphs_alive_during_training"]:
         return (f"during training, up to {got['max_old_step_graphs_alive_during_training']} graphs of earlier "
                 "steps were still alive at a later step: something chains them together")
+    if got["returned_values_not_python_floats"]:
+        return (f"{got['returned_values_not_python_floats']} logged values are not plain Python floats (tensors, even "
+                "detached ones, are not what the history should hold: use .item())")
     return None

@@ -5,7 +5,7 @@ import torch
 from torchdojo.judge.testing import Case
 
 # Correct solutions draw different masks: these are compared for shape/dtype only; check() verifies them.
-CHECK_ONLY = ("train_y", "train_x_grad", "train_y_same_seed")
+CHECK_ONLY = ("train_y", "train_x_grad", "train_y_same_seed", "train_y_other_seed")
 
 
 def cases():
@@ -45,6 +45,10 @@ def check(inputs, got):
     y, g = got["train_y"], got["train_x_grad"]
     if not torch.equal(got["train_y_same_seed"], y):
         return "two calls after the same torch.manual_seed gave different masks: draw from torch's RNG"
+    if 0 < p < 1 and x.numel() >= 64 and torch.equal(got["train_y_other_seed"] != 0, y != 0):
+        # P(same mask by chance) <= (p^2 + (1-p)^2)^64 < 1e-9 for the p used here
+        return ("two calls after different torch.manual_seed values gave the same mask: draw a fresh mask from "
+                "torch's global RNG on every call, not from a private, fixed-seed generator")
     kept = y != 0
     if p == 1.0:
         if kept.any() or g.abs().sum() != 0:

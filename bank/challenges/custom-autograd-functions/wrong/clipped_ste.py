@@ -1,0 +1,41 @@
+# expect: Wrong Answer
+import torch
+
+
+class RoundSTE(torch.autograd.Function):
+    """round() forward; identity backward (the straight-through estimator)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return torch.round(x)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        (x,) = ctx.saved_tensors
+        return grad_out * (x.abs() <= 1)  # BinaryConnect's clipped STE: not the plain identity asked for
+
+
+class Clamp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        ctx.save_for_backward((x >= lo) & (x <= hi))  # the gradient passes inside [lo, hi], ends included
+        return x.clamp(lo, hi)
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        (inside,) = ctx.saved_tensors
+        return grad_out * inside, None, None  # one gradient per forward input; lo and hi get None
+
+
+class SiLU(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        s = torch.sigmoid(x)
+        ctx.save_for_backward(x, s)
+        return x * s
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        x, s = ctx.saved_tensors
+        return grad_out * (s + x * s * (1 - s))  # product rule: d(x s)/dx = s + x s'

@@ -1,0 +1,30 @@
+# expect: Wrong Answer
+import torch
+import torch.nn.functional as F
+
+
+def predict(model, x):
+    model.double()  # "fixes" the dtype errors by converting the model and the data
+    x = x.double()
+    cell, head = model["cell"], model["head"]
+    h = x.new_zeros(x.shape[0], cell.hidden_size)
+    for t in range(x.shape[1]):
+        h = cell(x[:, t], h)
+    return head(h)
+
+
+def weighted_loss(logits, y, class_weights):
+    weight = torch.tensor(class_weights, dtype=logits.dtype, device=logits.device)
+    return F.cross_entropy(logits, y, weight=weight)
+
+
+def train(model, batches, lr, class_weights):
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = weighted_loss(predict(model, x), y, class_weights)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses

@@ -1,0 +1,28 @@
+# expect: Runtime Error
+import torch
+import torch.nn.functional as F
+
+
+def predict(model, x):
+    cell, head = model["cell"], model["head"]
+    h = torch.zeros_like(x[:, 0])  # right device and dtype, but the input's width, not hidden_size
+    for t in range(x.shape[1]):
+        h = cell(x[:, t], h)
+    return head(h)
+
+
+def weighted_loss(logits, y, class_weights):
+    weight = torch.tensor(class_weights, dtype=logits.dtype, device=logits.device)
+    return F.cross_entropy(logits, y, weight=weight)
+
+
+def train(model, batches, lr, class_weights):
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = weighted_loss(predict(model, x), y, class_weights)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses

@@ -1,0 +1,18 @@
+# expect: Wrong Answer
+import torch
+import torch.nn.functional as F
+
+
+def evaluate(model, batches):
+    torch.no_grad()  # creates a context manager and throws it away: grad mode is unchanged
+    model.eval()
+    total_loss, correct, n = 0.0, 0, 0
+    all_probs = []
+    for x, y in batches:
+        logits = model(x)
+        probs = torch.softmax(logits, dim=1)
+        total_loss += F.cross_entropy(logits, y, reduction="sum").item()
+        correct += (probs.argmax(dim=1) == y).sum().item()
+        n += y.numel()
+        all_probs.append(probs)
+    return {"loss": total_loss / n, "accuracy": correct / n, "probs": torch.cat(all_probs)}

@@ -1,0 +1,17 @@
+# expect: Wrong Answer
+import torch
+import torch.nn.functional as F
+
+
+def focal_loss(logits, targets, alpha=0.25, gamma=2.0, reduction="mean"):
+    ce = F.binary_cross_entropy_with_logits(logits, targets, reduction="none")  # = -log(p_t), stable
+    p = torch.sigmoid(logits)
+    p_t = p * targets + (1 - p) * (1 - targets)
+    loss = ce * (1 - p_t) ** gamma
+    if True:  # alpha < 0 should mean 'no weighting'; alpha = -1 gives weights -1 and 2
+        loss = loss * (alpha * targets + (1 - alpha) * (1 - targets))
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss

@@ -1,0 +1,12 @@
+# expect: Wrong Answer
+def train_step(model, optimizer, loss_fn, x, y, micro_batch_size):
+    optimizer.zero_grad()  # once per optimizer step, not per micro-batch
+    n, total = x.shape[0], 0.0
+    for xb, yb in zip(x.split(micro_batch_size), y.split(micro_batch_size)):
+        # loss_fn averages over its micro-batch; weight it by its share of the full batch
+        # (= 1 / accum_steps only when all micro-batches have the same size)
+        loss = loss_fn(model(xb), yb) * (xb.shape[0] / n)
+        loss.backward()  # gradients add up in .grad
+        total += loss.item() * n / xb.shape[0]  # logs the micro-batch's plain mean loss
+    optimizer.step()
+    return total / len(x.split(micro_batch_size))  # mean of the micro-batch means: not the batch mean
