@@ -22,13 +22,19 @@ def cases():
              seed=6, shrink=("steps",), what="weight decay 3.0 applied to the weights, not the momentum"),
         Case("single-step", {"steps": 1, "n": 3, "d": 2, "k": 1, "hp": {"lr": 0.1, "weight_decay": 0.1}},
              seed=7, what="one step: p(1 - lr*wd) - lr*sign(g)"),
+        Case("zero-gradient", {"steps": 4, "n": 5, "d": 4, "k": 2, "hp": {"lr": 0.05}, "zero_col": True},
+             seed=8, shrink=("steps",), what="an input feature that is always 0: its weights get gradient 0 "
+                                             "and, since sign(0) = 0, never move"),
     ]
 
 
-def make_inputs(seed, steps, n, d, k, hp):
+def make_inputs(seed, steps, n, d, k, hp, zero_col=False):
     g = torch.Generator().manual_seed(seed)
     r = lambda *s: torch.randn(*s, generator=g, dtype=torch.float64)  # noqa: E731
-    return {"x": r(n, d), "y": 0.8 * torch.tanh(r(n, k)), "w": 0.5 * r(k, d), "b": 0.1 * r(k),
+    x = r(n, d)
+    if zero_col:
+        x[:, 0] = 0.0  # the gradient of w[:, 0] is exactly 0 at every step
+    return {"x": x, "y": 0.8 * torch.tanh(r(n, k)), "w": 0.5 * r(k, d), "b": 0.1 * r(k),
             "frozen": r(2), "steps": steps, "hp": dict(hp)}
 
 

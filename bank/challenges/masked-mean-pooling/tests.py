@@ -21,15 +21,17 @@ def cases():
         Case("length-one", {"B": 4, "T": 1, "D": 6, "pattern": "random"}, seed=6, what="T = 1"),
         Case("float32", {"B": 6, "T": 12, "D": 8, "pattern": "right", "dtype": "float32", "empty": [0]}, seed=7,
              shrink=("B",), what="float32 keeps its dtype"),
+        Case("float64-precision", {"B": 4, "T": 9, "D": 5, "pattern": "random", "scale": 1e4}, seed=8,
+             shrink=("B",), what="float64 embeddings of magnitude 1e4: float64 in, float64 accuracy out"),
     ]
 
 
 def make_inputs(seed, values=None, mask=None, B=1, T=1, D=1, pattern="random", empty=(), garbage=None,
-                dtype="float64"):
+                dtype="float64", scale=2.0):
     g = torch.Generator().manual_seed(seed)
     if values is not None:
         return {"x": torch.tensor(values, dtype=torch.float64), "mask": torch.tensor(mask)}
-    x = torch.randn(B, T, D, generator=g, dtype=torch.float64) * 2.0 + 1.0
+    x = torch.randn(B, T, D, generator=g, dtype=torch.float64) * scale + 1.0
     lengths = torch.randint(1, T + 1, (B,), generator=g)
     pos = torch.arange(T)
     if pattern == "right":

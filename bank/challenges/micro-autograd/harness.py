@@ -7,7 +7,7 @@ def _expressions(V, a0, b0, c0, chain):
     b2 = a * 2.0 + b
     c2 = a + b2
     d = b2 * c2
-    e = d.tanh() + (a * a) / (c ** 2 + 1.0) - (-b).relu() * 3.0 + 1.0 / (b * b + 2.0) - (c + c) * 0.5
+    e = d.tanh() + (a * a) / (c ** 2 + 1.0) - (-b).relu() * 3.0 + 1.0 / (b * b + 2.0) - (c + c) * 0.5 + (2.0 - c) * b  # a number on the left of -
     # a long chain that reuses a and c at every link
     s = a
     for i in range(chain):

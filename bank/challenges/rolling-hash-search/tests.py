@@ -13,6 +13,8 @@ def cases():
         Case("large-tokens", {"n": 2000, "m": 40, "vocab": 2**20, "plant": 5}, seed=2, shrink=("n",),
              what="large token ids and a long planted pattern"),
         Case("collision-bait", {"collide": True}, what="two different windows with one hash under a naive modulus"),
+        Case("runs", {"text": [3] * 12 + [4] + [3] * 7, "pattern": [3, 3, 3]},
+             what="runs of one token: overlapping matches, the last one ending at the last token"),
     ]
 
 

@@ -22,6 +22,8 @@ def cases():
              shrink=("b", "h"), what="additive float mask of shape (L, S) with some -inf entries"),
         Case("custom-scale-3d", {"b": 3, "l": 4, "s": 5, "e": 6, "ev": 2, "scale": 0.3}, seed=7,
              shrink=("b",), what="no heads dim, Ev != E, explicit scale"),
+        Case("default-scale-ev", {"b": 2, "h": 2, "l": 5, "s": 6, "e": 9, "ev": 4}, seed=10, shrink=("b", "h"),
+             what="Ev != E with scale=None: the default scale is 1/sqrt(E), q's last dim"),
         Case("large-scores", {"b": 1, "h": 2, "l": 6, "s": 6, "e": 16, "mag": 30.0, "causal": True}, seed=8,
              shrink=("h",), what="large scores: still finite (softmax must be stable)"),
         Case("single-query", {"b": 2, "h": 1, "l": 1, "s": 7, "e": 5, "mask": "bool-b1ls"}, seed=9,

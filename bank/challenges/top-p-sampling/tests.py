@@ -14,11 +14,17 @@ def cases():
         Case("ties", {"b": 2, "v": 8, "T": 1.0, "k": 2, "p": 1.0, "ties": True}, seed=6,
              what="ties at the k-th logit are kept"),
         Case("threshold-exact", {"exact": True}, what="cumulative mass hitting top_p exactly"),
+        Case("ties-at-boundary", {"values": [[3.0, 1.0, 1.0, 1.0, 0.0], [2.0, 2.0, 2.0, 0.0, -1.0]],
+                                  "u_values": [0.97, 0.9], "k": 2},
+             what="the k-th largest logit is tied: every tied logit is kept (top_k = 2 keeps 4 and 3 tokens)"),
     ]
 
 
-def make_inputs(seed, b=1, v=4, T=1.0, k=0, p=1.0, ties=False, exact=False):
+def make_inputs(seed, b=1, v=4, T=1.0, k=0, p=1.0, ties=False, exact=False, values=None, u_values=None):
     g = torch.Generator().manual_seed(seed)
+    if values is not None:
+        return {"logits": torch.tensor(values, dtype=torch.float64), "u": torch.tensor(u_values, dtype=torch.float64),
+                "temperature": T, "top_k": k, "top_p": p}
     if exact:
         probs = torch.tensor([[0.5, 0.25, 0.125, 0.125]], dtype=torch.float64)
         return {"logits": probs.log(), "u": torch.tensor([0.9], dtype=torch.float64), "temperature": 1.0, "top_k": 0,

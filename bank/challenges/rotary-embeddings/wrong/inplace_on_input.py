@@ -1,0 +1,15 @@
+# expect: Runtime Error
+import torch
+
+
+def apply_rope(x, offset=0, base=10000.0):
+    T, D = x.shape[-2], x.shape[-1]
+    half = D // 2
+    inv_freq = base ** (-torch.arange(0, half, dtype=torch.float64, device=x.device) * 2 / D)  # (D/2,)
+    pos = torch.arange(offset, offset + T, dtype=torch.float64, device=x.device)  # (T,)
+    angles = pos[:, None] * inv_freq[None, :]  # (T, D/2)
+    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+    x1, x2 = x[..., :half].clone(), x[..., half:].clone()
+    x[..., :half] = x1 * cos - x2 * sin  # rotates the caller's tensor in place: breaks autograd on a leaf
+    x[..., half:] = x2 * cos + x1 * sin
+    return x

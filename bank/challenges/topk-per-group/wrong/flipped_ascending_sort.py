@@ -1,0 +1,18 @@
+# expect: Wrong Answer
+import torch
+
+
+def topk_per_group(values, groups, num_groups, k):
+    n = values.numel()
+    # order by value descending, ties by position (stable), then by group (stable keeps the rest)
+    by_value = torch.sort(values, stable=True).indices.flip(0)  # descending, but ties now go to the LARGER position
+    order = by_value[torch.sort(groups[by_value], stable=True).indices]
+    g = groups[order]
+    starts = torch.cumsum(torch.bincount(groups, minlength=num_groups), 0) - torch.bincount(groups, minlength=num_groups)
+    rank = torch.arange(n) - starts[g]
+    keep = rank < k
+    top = torch.full((num_groups, k), float("-inf"), dtype=values.dtype)
+    index = torch.full((num_groups, k), -1, dtype=torch.int64)
+    top[g[keep], rank[keep]] = values[order[keep]]
+    index[g[keep], rank[keep]] = order[keep]
+    return top, index
