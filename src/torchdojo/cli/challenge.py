@@ -157,13 +157,18 @@ def rejudge(submission_id: int, unsafe: Unsafe = False) -> None:
     print_report(rep, sid)
 
 
+#: Known-wrong solutions (mutants) each challenge must have (issue 17: mutation testing).
+MIN_MUTANTS = 6
+
+
 @app.command()
 def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (default: all)")] = None,
           unsafe: Unsafe = False,
           jobs: Annotated[int, typer.Option(help="challenges checked at once (one sandbox slot each)")] = 2) -> None:
     """For authors and CI: every reference must be Accepted by its own hidden tests and agree with
     the challenge's oracle, the starter must not pass, and every known-wrong solution must get the
-    verdict its first line expects. Exit 1 otherwise."""
+    verdict its first line expects. Prints each challenge's mutation score (known-wrong solutions
+    killed, i.e. not Accepted, out of all; at least 6 are required). Exit 1 otherwise."""
     from concurrent.futures import ThreadPoolExecutor
 
     from torchdojo.judge.service import JudgeService
@@ -182,8 +187,9 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
     def one(ch) -> tuple[list[tuple[str, str, str, bool, str]], list[str]]:
         rows, notes = [], []
         notes += [f"{ch.id}: {m}" for m in svc.grader(ch.id).oracle_mismatches()]
-        if len(ch.wrong) < 2:
-            notes.append(f"{ch.id}: needs at least two known-wrong solutions in wrong/")
+        if len(ch.wrong) < MIN_MUTANTS:
+            notes.append(f"{ch.id}: needs at least {MIN_MUTANTS} known-wrong solutions (mutants) in wrong/, "
+                         f"has {len(ch.wrong)}")
         if svc.grade(ch.id, ch.starter).verdict.value == "Accepted":
             notes.append(f"{ch.id}: the starter code is Accepted: it must not pass")
         runs = [("reference", "Accepted", ch.reference_source)] + [
@@ -196,7 +202,11 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
     t = Table(title="challenge check")
     for c in ("challenge", "solution", "expected", "got", "ok"):
         t.add_column(c)
+    scores = Table(title="mutation score (known-wrong solutions killed: not Accepted)")
+    for c in ("challenge", "mutants", "killed", "score"):
+        scores.add_column(c)
     failures = len(problems) + len(missing)
+    killed_all = mutants_all = 0
     try:
         with ThreadPoolExecutor(max_workers=max(jobs, 1)) as pool:
             for ch, (rows, notes) in zip(chosen, pool.map(one, chosen), strict=True):
@@ -206,8 +216,18 @@ def check(ids: Annotated[list[str] | None, typer.Argument(help="challenge ids (d
                 for name, want, got, ok, msg in rows:
                     failures += not ok
                     t.add_row(ch.id, name, want, got + ("" if ok else f": {msg}"), "[green]✔[/]" if ok else "[red]✘[/]")
+                mutants = [r for r in rows if r[0].startswith("wrong/")]
+                killed = sum(r[2] != "Accepted" for r in mutants)
+                killed_all, mutants_all = killed_all + killed, mutants_all + len(mutants)
+                pct = 100 * killed / len(mutants) if mutants else 0.0
+                scores.add_row(ch.id, str(len(mutants)), str(killed),
+                               f"{pct:.0f} %" if killed == len(mutants) and mutants else f"[red]{pct:.0f} %[/]")
     finally:
         svc.close()
     console.print(t)
+    console.print(scores)
+    if mutants_all:
+        console.print(f"mutation score: {killed_all} of {mutants_all} known-wrong solutions killed "
+                      f"({100 * killed_all / mutants_all:.1f} %)")
     console.print(f"{len(chosen)} challenge(s), {failures} failure(s)")
     raise typer.Exit(1 if failures else 0)
