@@ -55,7 +55,7 @@ def test_hidden_test_feedback_does_not_leak_expected_outputs(server):
     r = httpx.post(f"{server.url}/challenges/stable-softmax/judge", data={"code": wrong, "mode": "submit"},
                    headers={"HX-Request": "true"}, timeout=180)
     assert r.status_code == 200 and 'data-verdict="Wrong Answer"' in r.text
-    assert "Smallest failing input" in r.text and "Largest error at index" in r.text
+    assert "Smallest failing input" in r.text and "largest difference" in r.text
     hidden_rows = r.text.split("hidden")[1:]
     assert hidden_rows and all("<strong>Expected</strong>" not in row.split("</tr>")[0] for row in hidden_rows)
 

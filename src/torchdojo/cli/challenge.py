@@ -94,14 +94,21 @@ def print_report(rep, sid=None) -> None:
     console.print(f"[bold {color}]{rep.verdict.value}[/] {rep.message}  ({rep.passed}/{len(rep.tests)} tests passed"
                   + (f", speed {rep.speed_ratio:.2f}x reference" if rep.speed_ratio else "") + ")"
                   + (f"  submission #{sid}" if sid else ""))
+    from torchdojo.judge.display import format_mismatch, format_values
+
+    for r in rep.tests:  # only public tests carry stdout; hidden tests' output is never shown
+        if r.public and r.stdout:
+            console.print(Panel(escape(r.stdout.rstrip()), title=f"stdout of '{escape(r.name)}'"))
     bad = next((r for r in rep.tests if r.verdict.value != "Accepted"), None)
     if bad is not None and bad.inputs is not None:
-        console.print(Panel(str(bad.inputs), title=f"input of '{bad.name}'" + ("" if bad.public else " (smallest failing)")))
+        console.print(Panel(escape(format_values(bad.inputs)),
+                            title=f"input of '{escape(bad.name)}'" + ("" if bad.public else " (smallest failing)")))
     if bad is not None and bad.public and bad.expected is not None:
-        console.print(Panel(f"expected: {bad.expected}\ngot:      {bad.got}", title="outputs"))
-    if bad is not None and bad.mismatch and not bad.public:
-        m = bad.mismatch
-        console.print(f"largest error at index {m.get('index')}: expected {m.get('expected')}, got {m.get('got')}")
+        console.print(Panel(escape(format_values(bad.expected)), title="expected"))
+        if bad.got is not None:
+            console.print(Panel(escape(format_values(bad.got)), title="got"))
+    if bad is not None and bad.mismatch:
+        console.print(escape(format_mismatch(bad.mismatch)))
 
 
 @app.command()

@@ -21,12 +21,15 @@ from typing import Any, Literal
 from torchdojo.judge import wire
 from torchdojo.judge.challenge import Challenge
 from torchdojo.judge.compare import compare_outputs
+from torchdojo.judge.display import summarize
 from torchdojo.judge.execution import Backend, ExecResult
 from torchdojo.judge.rules import SourceError, check_source
 from torchdojo.judge.testing import Case
 from torchdojo.judge.verdicts import Verdict
 
 MAX_SHRINK_RUNS = 8
+#: Characters of a public test's stdout kept in the report (the runtime captures up to 64 KiB).
+STDOUT_SHOWN = 4000
 # Reference runs happen in this (trusted) process, possibly from several threads (the web app,
 # `challenge check --jobs`). Harnesses may seed torch's global RNG, so runs must not interleave.
 _TRUSTED_LOCK = threading.RLock()
@@ -71,24 +74,12 @@ class Report:
         return d
 
 
-def summarize(values: dict[str, Any], limit: int = 64) -> dict[str, Any]:
-    """Display form of inputs/outputs: small tensors in full (rounded), large ones by shape and stats."""
-    import torch
-
-    out: dict[str, Any] = {}
-    for k, v in values.items():
-        if isinstance(v, torch.Tensor):
-            info: dict[str, Any] = {"shape": list(v.shape), "dtype": str(v.dtype).removeprefix("torch.")}
-            t = v.detach()
-            if t.numel() <= limit:
-                info["values"] = (t.double().round(decimals=5) if t.is_floating_point() else t).tolist()
-            elif t.is_floating_point() and t.numel():
-                info.update(min=float(t.min()), max=float(t.max()), mean=float(t.double().mean()))
-            out[k] = info
-        else:
-            text = repr(v)
-            out[k] = v if len(text) <= 400 else text[:400] + "…"
-    return out
+def cap_stdout(text: str, cap: int = STDOUT_SHOWN) -> str:
+    """A test's printed output as shown: at most ``cap`` characters, saying how much was cut."""
+    text = text if isinstance(text, str) else ""
+    if len(text) <= cap:
+        return text
+    return text[:cap] + f"\n… ({len(text) - cap} more characters not shown)"
 
 
 def _clone(values: dict[str, Any]) -> dict[str, Any]:
@@ -128,7 +119,7 @@ class Grader:
         tr = TestResult(case.name, case.public, Verdict.ACCEPTED, what=case.what, seconds=rec.get("seconds"))
         if case.public:
             shown = {k: v for k, v in expected.items() if k not in set(getattr(self.ch.tests, "CHECK_ONLY", ()))}
-            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(shown), rec.get("stdout", "")[:8000]
+            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(shown), cap_stdout(rec.get("stdout", ""))
         if rec.get("status") != "ok":
             err = rec.get("error", {})
             tr.verdict = {"memory": Verdict.MEMORY_LIMIT_EXCEEDED, "output": Verdict.OUTPUT_LIMIT_EXCEEDED}.get(
@@ -136,8 +127,8 @@ class Grader:
             tr.message = err.get("traceback") or f"{err.get('type')}: {err.get('message')}"
             return tr
         got = wire.join_values(rec.get("json", {}), tensors, f"out/{i}/")
-        if case.public:
-            tr.got = summarize(got)
+        if case.public:  # in the reference's order, so expected and got read side by side
+            tr.got = summarize({**{k: got[k] for k in expected if k in got}, **got})
         rules = self.ch.meta.rules
         used = sorted(set(rec.get("calls", [])) & set(rules.banned_calls) | set(rec.get("ops", [])) & set(rules.banned_ops))
         if used:
