@@ -94,6 +94,7 @@ class Grader:
     def __init__(self, challenge: Challenge, backend: Backend) -> None:
         self.ch, self.backend = challenge, backend
         self._expected: dict[tuple, tuple[dict, dict]] = {}
+        self._numel_cap: int | None = None
 
     # -- trusted side ---------------------------------------------------------------------
     def inputs_and_expected(self, case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -162,12 +163,12 @@ class Grader:
             tr.verdict, tr.message, tr.mismatch = Verdict.WRONG_ANSWER, m.message, m.to_dict()
         return tr
 
-    def _run(self, code: str, cases: list[Case]) -> tuple[ExecResult, list[TestResult]]:
+    def _run(self, code: str, cases: list[Case], prepared: list | None = None) -> tuple[ExecResult, list[TestResult]]:
         """Run ``cases`` in one job and judge each. The child writes one result per test as it
         finishes (:func:`wire.read_stream`): when the job is stopped (time, memory, output, a
         crash), the tests that finished are judged, the one that was running gets the job's
         verdict and the rest are marked not run."""
-        prepared = [(c, *self.inputs_and_expected(c)) for c in cases]
+        prepared = prepared or [(c, *self.inputs_and_expected(c)) for c in cases]
         res = self.backend.execute(self._job(code, [(c, i) for c, i, _ in prepared]), self.ch.meta.limits)
         if res.status == "judge_error":
             verdict, msg = _job_verdict(res, self.ch.meta.limits)
@@ -228,19 +229,75 @@ class Grader:
                     best, progress = trial, True
         return best
 
-    def grade(self, code: str, mode: Literal["run", "submit"] = "submit") -> Report:
-        rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
+    def _static(self, rep: Report, code: str) -> bool:
+        """The static rules; False (and ``rep`` says why) when the code does not pass them."""
         try:
             with _TRUSTED_LOCK:  # CPython 3.11's ast.parse is not safe to run from two threads at once
                 findings = check_source(code, self.ch.meta.rules)
         except SourceError as e:
             rep.verdict, rep.message = Verdict.COMPILATION_ERROR, f"line {e.line}: {e.message}"
-            return rep
+            return False
         if findings:
             rep.verdict = Verdict.RULE_VIOLATION
             rep.message = "; ".join(f"line {f.line}: {f.message}" for f in findings)
             if self.ch.meta.rules.why:
                 rep.message += f". {self.ch.meta.rules.why}"
+            return False
+        return True
+
+    def custom_numel_cap(self) -> int:
+        """The most tensor elements a custom input may hold: the biggest case's, at least MAX_NUMEL."""
+        from torchdojo.judge.custom import MAX_NUMEL, input_numel
+
+        if self._numel_cap is None:
+            with _TRUSTED_LOCK:
+                sizes = [input_numel(self.ch.tests.make_inputs(**c.params, seed=c.seed)) for c in self.ch.tests.cases()]
+            self._numel_cap = max([MAX_NUMEL, *sizes])
+        return self._numel_cap
+
+    def run_custom(self, code: str, params: dict[str, Any], seed: int = 0) -> Report:
+        """Run the submission and the reference on an input built here by ``tests.make_inputs``
+        from validated ``params`` (:func:`torchdojo.judge.custom.parse_custom_input`): a report
+        (mode ``custom``) with one public test showing input, both outputs, the difference and
+        stdout. Raises :class:`~torchdojo.judge.custom.CustomInputError` when the parameters
+        cannot make an input, the input is over the size cap, or the reference cannot run on it."""
+        from torchdojo.judge.custom import CustomInputError, input_numel
+
+        rep = Report(self.ch.id, "custom", Verdict.ACCEPTED, backend=self.backend.name)
+        if not self._static(rep, code):
+            return rep
+        case = Case("custom input", dict(params), public=True, seed=seed, what="your input")
+        try:
+            with _TRUSTED_LOCK:
+                inputs = self.ch.tests.make_inputs(**params, seed=seed)
+        except Exception as e:  # noqa: BLE001 - parameters the generator rejects are the input's problem
+            raise CustomInputError("input", f"these parameters do not make an input ({type(e).__name__}: {e})") from None
+        n, cap = input_numel(inputs), self.custom_numel_cap()
+        if n > cap:
+            raise CustomInputError("input", f"makes tensors with {n} elements in all; the limit is {cap} "
+                                            "(the largest test's size)")
+        try:
+            with _TRUSTED_LOCK:
+                expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
+        except Exception as e:  # noqa: BLE001
+            raise CustomInputError("input", f"the reference solution cannot run on this input ({type(e).__name__}: "
+                                            f"{e}); it is outside what this challenge covers") from None
+        expected = {k: (v.detach() if hasattr(v, "detach") else v) for k, v in expected.items()}
+        try:
+            res, results = self._run(code, [case], [(case, inputs, expected)])
+        except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
+            rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
+            return rep
+        rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results
+        t = results[0]
+        rep.verdict = t.verdict
+        rep.message = ("your output matches the reference's" if t.verdict == Verdict.ACCEPTED
+                       else f"{t.verdict.value} on your input")
+        return rep
+
+    def grade(self, code: str, mode: Literal["run", "submit"] = "submit") -> Report:
+        rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
+        if not self._static(rep, code):
             return rep
         try:
             cases = list(self.ch.tests.cases())

@@ -87,6 +87,23 @@ class JudgeService:
                 sid = row.id
         return sid, rep
 
+    def custom_input_spec(self, challenge_id: str) -> tuple[dict, dict]:
+        """(parameter specs, an example input) for the custom-input form (imports torch: the
+        challenge's tests module)."""
+        from torchdojo.judge.custom import example_input, input_spec
+
+        tests = self.challenge(challenge_id).tests
+        return input_spec(tests), example_input(tests)
+
+    def run_custom(self, challenge_id: str, code: str, input_text: str):
+        """Run ``code`` and the reference on a custom input (a JSON object of the challenge's
+        parameters, validated: see :mod:`torchdojo.judge.custom`). Not stored. Raises
+        ``CustomInputError`` naming the field for an input the judge will not build."""
+        from torchdojo.judge.custom import parse_custom_input
+
+        params, seed = parse_custom_input(self.challenge(challenge_id).tests, input_text)
+        return self.grader(challenge_id).run_custom(code, params, seed)
+
     def history(self, challenge_id: str | None = None) -> list[SubmissionRow]:
         if self.sessions is None:
             return []

@@ -40,16 +40,42 @@ def challenge(request: Request, challenge_id: str):
                                                                   "history": history[:20], "bank": d.bank})
 
 
+@router.get("/challenges/{challenge_id}/custom-input", response_class=HTMLResponse)
+def custom_input(request: Request, challenge_id: str):
+    """The parameters a custom input may set and an example (loaded when the section opens:
+    it imports the challenge's tests, hence torch, which the challenge page itself does not)."""
+    ch = _challenge(request, challenge_id)
+    spec, example = dojo(request).judge.custom_input_spec(ch.id)
+    return templates.TemplateResponse(request, "partials/custom_spec.html",
+                                      {"ch": ch, "spec": spec, "example": json.dumps(example)})
+
+
 @router.post("/challenges/{challenge_id}/judge", response_class=HTMLResponse)
-def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str = Form("run")):
+def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str = Form("run"),
+          custom: str = Form("", description="custom input: a JSON object of the challenge's test parameters")):
+    from torchdojo.judge.custom import CustomInputError
     from torchdojo.judge.sandbox.backend import SandboxUnavailable
 
     d = dojo(request)
     ch = _challenge(request, challenge_id)
-    if mode not in ("run", "submit"):
-        raise HTTPException(422, "mode must be 'run' (public tests) or 'submit' (all tests)")
+    if mode not in ("run", "submit", "custom"):
+        raise HTTPException(422, "mode must be 'run' (public tests), 'submit' (all tests) or 'custom' (your input)")
     if len(code) > MAX_CODE:
         raise HTTPException(413, f"The code is {len(code)} characters; the limit is {MAX_CODE}.")
+    if mode == "custom":
+        if not custom.strip():
+            custom = json.dumps(d.judge.custom_input_spec(ch.id)[1])  # no input given: the first example's
+        try:
+            rep = d.judge.run_custom(ch.id, code, custom)
+        except CustomInputError as e:
+            return templates.TemplateResponse(request, "partials/report.html", {"input_error": e}, status_code=422)
+        except SandboxUnavailable as e:
+            return templates.TemplateResponse(request, "partials/report.html", {"error": f"Refusing to judge: {e}"},
+                                              status_code=503)
+        ctx = {"rep": rep.to_dict(), "sid": None, "ch": ch, "custom": custom}
+        if is_htmx(request):
+            return templates.TemplateResponse(request, "partials/report.html", ctx)
+        return templates.TemplateResponse(request, "custom_run.html", {**ctx, "code": code})
     try:
         sid, rep = d.judge.submit(ch.id, code, mode)  # type: ignore[arg-type]
     except SandboxUnavailable as e:
