@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import DbId, dojo, is_htmx
@@ -37,7 +37,56 @@ def challenge(request: Request, challenge_id: str):
     history = d.judge.history(ch.id)
     code = history[0].code if history else ch.starter
     return templates.TemplateResponse(request, "challenge.html", {"ch": ch, "m": ch.meta, "code": code,
-                                                                  "history": history[:20], "bank": d.bank})
+                                                                  "history": history[:20], "bank": d.bank,
+                                                                  **_learning(d, ch)})
+
+
+def _learning(d, ch) -> dict:
+    """What the hints and editorial sections show: only revealed hints, the editorial once unlocked."""
+    p = d.judge.progress(ch.id)
+    return {"progress": p, "hints": ch.hints[:p.hints_shown],
+            "editorial": ch.editorial if p.editorial_unlocked else None}
+
+
+@router.post("/challenges/{challenge_id}/hints", response_class=HTMLResponse)
+def reveal_hint(request: Request, challenge_id: str, seen: int = Form(0, ge=0, le=1000)):
+    """Reveal the next hint (``seen``: how many the page showed, so a double click reveals one)."""
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    if not ch.hints:
+        raise HTTPException(404, f"Challenge '{ch.id}' has no hints.")
+    d.judge.reveal_hint(ch.id, seen)
+    if not is_htmx(request):
+        return RedirectResponse(f"/challenges/{ch.id}#hints", status_code=303)
+    return templates.TemplateResponse(request, "partials/hints.html", {"ch": ch, **_learning(d, ch)})
+
+
+@router.post("/challenges/{challenge_id}/give-up", response_class=HTMLResponse)
+def give_up(request: Request, challenge_id: str):
+    """Unlock the editorial without an Accepted submission (remembered)."""
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    if ch.editorial is None:
+        raise HTTPException(404, f"Challenge '{ch.id}' has no editorial.")
+    d.judge.give_up(ch.id)
+    if not is_htmx(request):
+        return RedirectResponse(f"/challenges/{ch.id}/editorial", status_code=303)
+    return templates.TemplateResponse(request, "partials/learning.html", {"ch": ch, **_learning(d, ch)})
+
+
+@router.get("/challenges/{challenge_id}/editorial", response_class=HTMLResponse)
+def editorial(request: Request, challenge_id: str):
+    from torchdojo.judge.service import EditorialLocked
+
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    try:
+        text = d.judge.editorial(ch.id)
+    except LookupError:
+        raise HTTPException(404, f"Challenge '{ch.id}' has no editorial.") from None
+    except EditorialLocked as e:
+        raise HTTPException(403, f"The editorial of '{ch.meta.title}' is locked: {e}.") from None
+    return templates.TemplateResponse(request, "editorial.html", {"ch": ch, "m": ch.meta, "editorial": text})
 
 
 @router.get("/challenges/{challenge_id}/custom-input", response_class=HTMLResponse)
