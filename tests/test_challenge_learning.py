@@ -131,6 +131,8 @@ def test_custom_input_size_caps(softmax_tests):
     nested = {"dim": -1, "values": [[[[[[[1.0]]]]]]]}
     with pytest.raises(CustomInputError, match="deeper"):
         parse_custom_input(softmax_tests, json.dumps(nested))
+    with pytest.raises(CustomInputError, match="nested too deeply"):  # json's own recursion limit: no 500
+        parse_custom_input(softmax_tests, "[" * 9000 + "]" * 9000)
 
 
 def test_good_custom_input_is_parsed(softmax_tests):

@@ -158,6 +158,8 @@ def parse_custom_input(tests, text: str) -> tuple[dict[str, Any], int]:
         data = json.loads(text, parse_constant=_parse_constant)
     except json.JSONDecodeError as e:
         raise CustomInputError("input", f"is not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise CustomInputError("input", f"is nested too deeply (at most {MAX_DEPTH} levels)") from None
     if not isinstance(data, dict):
         raise CustomInputError("input", "must be a JSON object of parameters, e.g. {\"n\": 4}")
     specs = input_spec(tests)

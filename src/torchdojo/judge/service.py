@@ -157,6 +157,22 @@ class JudgeService:
                     out.setdefault(cid, "attempted")
         return out
 
+    def find(self, q: str = "", level: str | None = None, topic: str | None = None,
+             status: str | None = None) -> tuple[list[tuple[Challenge, str]], dict[str, str]]:
+        """The challenges matching every given filter, each with its status (``solved``,
+        ``attempted`` or ``new``), and the statuses of all. ``q`` matches the title or id (every
+        word, case-insensitive)."""
+        statuses = self.statuses()
+        words = q.lower().split()
+        out = []
+        for ch in self.challenges.values():
+            st = statuses.get(ch.id, "new")
+            hay = f"{ch.id} {ch.meta.title}".lower()
+            if (all(w in hay for w in words) and (not level or ch.meta.level == level)
+                    and (not topic or topic in ch.meta.topics) and (not status or st == status)):
+                out.append((ch, st))
+        return out, statuses
+
     def _solved(self, s: Session, challenge_id: str) -> bool:
         q = select(SubmissionRow.id).where(SubmissionRow.challenge_id == challenge_id, SubmissionRow.mode == "submit",
                                            SubmissionRow.verdict == "Accepted").limit(1)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from torchdojo.bank.taxonomy import LEVELS, TOPICS
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import DbId, dojo, is_htmx
 
@@ -16,11 +17,26 @@ router = APIRouter()
 MAX_CODE = 100_000
 
 
+STATUSES = ("solved", "attempted", "new")
+
+
 @router.get("/challenges", response_class=HTMLResponse)
-def challenges(request: Request):
+def challenges(request: Request, q: str = Query("", max_length=200), level: str | None = None,
+               topic: str | None = None, status: str | None = None):
+    """The list: search (title or id), filters (level, topic, status) and the solved counter.
+    Unknown filter values mean 'any'. HTMX asks for the list only."""
     d = dojo(request)
-    return templates.TemplateResponse(request, "challenges.html",
-                                      {"challenges": list(d.judge.challenges.values()), "best": d.judge.best_verdicts()})
+    level = level if level in LEVELS else None
+    status = status if status in STATUSES else None
+    topics = sorted({t for ch in d.judge.challenges.values() for t in ch.meta.topics}, key=lambda t: TOPICS.get(t, t))
+    topic = topic if topic in topics else None
+    found, statuses = d.judge.find(q, level, topic, status)
+    ctx = {"found": found, "best": d.judge.best_verdicts(), "q": q, "level": level, "topic": topic,
+           "status": status, "topics": topics, "statuses": STATUSES, "total": len(d.judge.challenges),
+           "solved": sum(v == "solved" for v in statuses.values())}
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/challenge_list.html", ctx)
+    return templates.TemplateResponse(request, "challenges.html", ctx)
 
 
 def _challenge(request: Request, challenge_id: str):
@@ -85,7 +101,9 @@ def editorial(request: Request, challenge_id: str):
     except LookupError:
         raise HTTPException(404, f"Challenge '{ch.id}' has no editorial.") from None
     except EditorialLocked as e:
-        raise HTTPException(403, f"The editorial of '{ch.meta.title}' is locked: {e}.") from None
+        return templates.TemplateResponse(request, "error.html", {
+            "title": "The editorial is locked", "detail": f"The editorial of '{ch.meta.title}' is locked: {e}."},
+            status_code=403)
     return templates.TemplateResponse(request, "editorial.html", {"ch": ch, "m": ch.meta, "editorial": text})
 
 

@@ -14,8 +14,7 @@ window.addEventListener("keydown", (ev) => {
   if (!btn || btn.disabled) return;
   ev.preventDefault();
   ev.stopPropagation();
-  const form = document.getElementById("judge-form");
-  form.requestSubmit(btn);
+  btn.click();  // a click (not form.requestSubmit) so HTMX sends this button's mode
 }, true);
 
 document.addEventListener("htmx:afterSwap", (ev) => {
