@@ -135,6 +135,28 @@ def test_custom_input_size_caps(softmax_tests):
         parse_custom_input(softmax_tests, "[" * 9000 + "]" * 9000)
 
 
+def test_lists_of_ints_may_be_sizes_so_they_stay_within_what_the_tests_use():
+    layer_norm = load_challenge(CHALLENGES / "layer-norm").tests
+    for text, words in [('{"affine": false, "shape": [100000]}', "from 0 to 17"),  # one dim larger than any test
+                        ('{"affine": false, "shape": [4, 4, 4]}', "more than 2 values"),
+                        ('{"affine": false, "shape": [4.5]}', "integers"),
+                        ('{"affine": false, "shape": [[4]]}', "deeper than 1")]:
+        with pytest.raises(CustomInputError) as e:
+            parse_custom_input(layer_norm, text)
+        assert e.value.field == "shape" and words in e.value.message, e.value.message
+    assert parse_custom_input(layer_norm, '{"affine": true, "shape": [3, 7], "rows": 2}')[0]["shape"] == [3, 7]
+    adam = load_challenge(CHALLENGES / "adam-adamw").tests  # dict parameters: each key checked like a parameter
+    with pytest.raises(CustomInputError) as e:
+        parse_custom_input(adam, '{"optimizer": "Adam", "steps": 2, "n": 3, "d": 2, "k": 1, "hp": {"lr": 1e9}}')
+    assert e.value.field == "hp.lr"
+    with pytest.raises(CustomInputError) as e:
+        parse_custom_input(adam, '{"optimizer": "Adam", "steps": 2, "n": 3, "d": 2, "k": 1, "hp": {"momentum": 1}}')
+    assert e.value.field == "hp.momentum"
+    params, _ = parse_custom_input(adam, '{"optimizer": "Adam", "steps": 2, "n": 3, "d": 2, "k": 1, '
+                                         '"hp": {"lr": 0.01, "betas": [0.8, 0.99]}}')
+    assert params["hp"] == {"lr": 0.01, "betas": [0.8, 0.99]}
+
+
 def test_good_custom_input_is_parsed(softmax_tests):
     params, seed = parse_custom_input(softmax_tests, '{"n": 3, "d": 4, "dim": 0, "scale": 2, "seed": 7}')
     assert params == {"n": 3, "d": 4, "dim": 0, "scale": 2.0} and seed == 7
@@ -190,3 +212,15 @@ def test_stdout_is_shown_for_public_tests_only(service):
     assert public and all(t.stdout.startswith("rows ") for t in public)
     assert hidden and all(t.stdout == "" for t in hidden)
     assert all("stdout" not in json.dumps(t.inputs or {}) for t in hidden)
+
+
+def test_every_cases_own_parameters_are_a_valid_custom_input():
+    """The form's example (the first public case) and every other case pass the validation built from them."""
+    from torchdojo.judge.challenge import load_challenges
+
+    challenges, problems = load_challenges(CHALLENGES)
+    assert not problems
+    for ch in challenges.values():
+        for case in ch.tests.cases():
+            params, seed = parse_custom_input(ch.tests, json.dumps({**case.params, "seed": case.seed}))
+            assert seed == case.seed and set(params) == set(case.params), (ch.id, case.name)

@@ -10,8 +10,10 @@ ones its cases use, e.g. ``{"n": 4, "d": 5, "scale": 3.0, "dim": -1}`` or ``{"va
 - ints: between ``min(0, smallest used)`` and the largest any case uses (sizes never exceed the
   biggest test); floats: finite, at most ``FLOAT_FACTOR`` x the largest magnitude used (and at
   least 10); booleans: booleans; strings: one of the values the cases use (a dtype, a mode);
-- lists (data such as ``values``): nested lists of numbers, booleans or short strings, at most
-  ``MAX_LEAVES`` leaves and ``MAX_DEPTH`` levels; dicts: the keys the cases use, scalar values;
+- lists: no deeper than the cases nest them; a list holding floats is data (``values``): at most
+  ``MAX_LEAVES`` numbers; a list of ints may be sizes (``shape``): no more numbers than the cases
+  use, each between ``min(0, smallest)`` and the largest used; dicts: the keys the cases use, each
+  value checked like a parameter (``hp.lr``);
 - the whole input text is at most ``MAX_TEXT`` characters.
 
 After ``make_inputs`` the tensors built may hold at most as many elements as the biggest case's
@@ -47,12 +49,50 @@ class CustomInputError(ValueError):
 @dataclass
 class ParamSpec:
     name: str
-    kinds: set[str] = field(default_factory=set)  # int, float, bool, str, list, dict, tuple
+    kinds: set[str] = field(default_factory=set)  # int, float, bool, str, list, dict, tuple, NoneType
     lo: float = 0
     hi: float = 0
     choices: set[str] = field(default_factory=set)
-    keys: set[str] = field(default_factory=set)
+    fields: dict[str, ParamSpec] = field(default_factory=dict)  # dicts: one spec per key the cases use
+    # lists: the deepest nesting and most leaves a case uses; whether every leaf is a number (data)
+    depth: int = 0
+    leaves: int = 0
+    data: bool = False  # some leaf is a float: numbers are data, not sizes
+    leaf_lo: float = 0
+    leaf_hi: float = 0
     required: bool = False
+
+    def observe(self, v: Any) -> None:
+        k = _kind(v)
+        self.kinds.add(k)
+        if k in ("int", "float"):
+            self.lo, self.hi = min(self.lo, v), max(self.hi, abs(v) if k == "float" else v)
+        elif k == "str":
+            self.choices.add(v)
+        elif k == "dict":
+            for key, x in v.items():
+                self.fields.setdefault(key, ParamSpec(f"{self.name}.{key}")).observe(x)
+        elif k in ("list", "tuple"):
+            leaves = _leaves(v)
+            self.depth, self.leaves = max(self.depth, _depth(v)), max(self.leaves, len(leaves))
+            self.data = self.data or any(isinstance(x, float) for x in leaves)
+            ints = [x for x in leaves if isinstance(x, int) and not isinstance(x, bool)]
+            if ints:
+                self.leaf_lo, self.leaf_hi = min(self.leaf_lo, *ints), max(self.leaf_hi, *ints)
+
+    def finish(self) -> None:
+        if "float" in self.kinds:
+            self.hi = max(10.0, self.hi * FLOAT_FACTOR)
+            self.lo = -self.hi
+        elif "int" in self.kinds:
+            self.lo, self.hi = min(0, self.lo), max(1, self.hi)
+        for f in self.fields.values():
+            f.finish()
+
+    def max_leaves(self) -> int:
+        """Data lists (floats) may hold up to MAX_LEAVES numbers; lists of ints may be sizes
+        (a shape), so they hold no more numbers, no larger, than the cases use."""
+        return MAX_LEAVES if self.data else self.leaves
 
     def describe(self, optional_note: bool = True) -> str:
         """How the form explains this parameter: ``int 0–16``, ``float |x| ≤ 1e+05``, ``"float32" | "float64"``."""
@@ -65,9 +105,12 @@ class ParamSpec:
             elif k == "str":
                 parts.append(" | ".join(json.dumps(c) for c in sorted(self.choices)))
             elif k in ("list", "tuple"):
-                parts.append(f"list (≤ {MAX_LEAVES} numbers)")
+                parts.append(f"list (≤ {self.max_leaves()} numbers)" if self.data else
+                             f"list of ≤ {self.leaves} ints from {int(min(0, self.leaf_lo))} to {int(self.leaf_hi)}")
             elif k == "dict":
-                parts.append("object with keys " + ", ".join(sorted(self.keys)))
+                parts.append("object with keys " + ", ".join(sorted(self.fields)))
+            elif k == "NoneType":
+                parts.append("null")
             else:
                 parts.append(k)
         note = "" if self.required or not optional_note else " (optional)"
@@ -78,27 +121,35 @@ def _kind(v: Any) -> str:
     return "bool" if isinstance(v, bool) else type(v).__name__
 
 
+def _walk(v: Any) -> tuple[int, list[Any]]:
+    """(nesting depth, leaves) of a nested list, without recursion (user input may nest deeply)."""
+    depth, leaves, stack = 0, [], [(v, 0)]
+    while stack:
+        x, d = stack.pop()
+        if isinstance(x, (list, tuple)):
+            depth = max(depth, d + 1)
+            stack.extend((item, d + 1) for item in reversed(x))
+        else:
+            leaves.append(x)
+    return depth, leaves
+
+
+def _leaves(v: Any) -> list[Any]:
+    return _walk(v)[1]
+
+
+def _depth(v: Any) -> int:
+    return _walk(v)[0]
+
+
 def input_spec(tests) -> dict[str, ParamSpec]:
     """What a custom input may set, from the challenge's cases and ``make_inputs``'s signature."""
     specs: dict[str, ParamSpec] = {}
-    cases = list(tests.cases())
-    for c in cases:
+    for c in tests.cases():
         for name, v in c.params.items():
-            s = specs.setdefault(name, ParamSpec(name))
-            k = _kind(v)
-            s.kinds.add(k)
-            if k in ("int", "float"):
-                s.lo, s.hi = min(s.lo, v), max(s.hi, abs(v) if k == "float" else v)
-            elif k == "str":
-                s.choices.add(v)
-            elif k == "dict":
-                s.keys |= set(v)
+            specs.setdefault(name, ParamSpec(name)).observe(v)
     for s in specs.values():
-        if "float" in s.kinds:
-            s.hi = max(10.0, s.hi * FLOAT_FACTOR)
-            s.lo = -s.hi
-        elif "int" in s.kinds:
-            s.lo, s.hi = min(0, s.lo), max(1, s.hi)
+        s.finish()
     try:
         sig = inspect.signature(tests.make_inputs)
         for name, p in sig.parameters.items():
@@ -120,28 +171,28 @@ def example_input(tests) -> dict[str, Any]:
     return dict(first.params) if first else {}
 
 
-def _check_data(name: str, v: Any, depth: int = 0, count: list[int] | None = None) -> None:
-    count = count if count is not None else [0]
-    if depth > MAX_DEPTH:
-        raise CustomInputError(name, f"nested deeper than {MAX_DEPTH} levels")
-    if isinstance(v, list):
-        for x in v:
-            _check_data(name, x, depth + 1, count)
-        return
-    count[0] += 1
-    if count[0] > MAX_LEAVES:
-        raise CustomInputError(name, f"holds more than {MAX_LEAVES} values")
-    if isinstance(v, bool) or isinstance(v, int):
-        if not isinstance(v, bool) and abs(v) > 2**53:
-            raise CustomInputError(name, f"the integer {v} is too large (at most 2**53)")
-        return
-    if isinstance(v, float):
-        if math.isfinite(v) and abs(v) > 1e30:
-            raise CustomInputError(name, "numbers must be at most 1e30 in magnitude")
-        return
-    if isinstance(v, str) and len(v) <= MAX_STR:
-        return
-    raise CustomInputError(name, f"must hold numbers, booleans or short strings, not {type(v).__name__}")
+def _check_list(s: ParamSpec, v: list) -> None:
+    depth, leaves = _walk(v)
+    if depth > min(MAX_DEPTH, max(s.depth, 1)):
+        raise CustomInputError(s.name, f"nested deeper than {min(MAX_DEPTH, max(s.depth, 1))} levels (as the tests use it)")
+    if len(leaves) > s.max_leaves():
+        raise CustomInputError(s.name, f"holds more than {s.max_leaves()} values"
+                                       + ("" if s.data else " (as many as the tests use: these numbers may be sizes)"))
+    for x in leaves:
+        if isinstance(x, bool) or isinstance(x, str) and len(x) <= MAX_STR:
+            continue
+        if isinstance(x, int):
+            lo, hi = (-2**53, 2**53) if s.data else (min(0, s.leaf_lo), s.leaf_hi)
+            if not lo <= x <= hi:
+                raise CustomInputError(s.name, f"holds {x}; its integers must be from {int(lo)} to {int(hi)}")
+            continue
+        if isinstance(x, float):
+            if not s.data:
+                raise CustomInputError(s.name, "must hold integers (as the tests use it), not floats")
+            if math.isfinite(x) and abs(x) > 1e30:
+                raise CustomInputError(s.name, "numbers must be at most 1e30 in magnitude")
+            continue
+        raise CustomInputError(s.name, f"must hold numbers, booleans or short strings, not {type(x).__name__}")
 
 
 def _parse_constant(text: str) -> float:
@@ -203,17 +254,13 @@ def _check_param(s: ParamSpec, v: Any) -> Any:
             raise CustomInputError(s.name, f"must be {s.describe(False)}")
         return v
     if k == "list" and ("list" in s.kinds or "tuple" in s.kinds):
-        _check_data(s.name, v)
+        _check_list(s, v)
         return tuple(v) if "tuple" in s.kinds and "list" not in s.kinds else v
     if k == "dict" and "dict" in s.kinds:
-        extra = sorted(set(v) - s.keys)
+        extra = sorted(set(v) - set(s.fields))
         if extra:
-            raise CustomInputError(f"{s.name}.{extra[0]}", f"is not a key this challenge uses ({', '.join(sorted(s.keys))})")
-        for key, x in v.items():
-            if isinstance(x, (list, dict)):
-                raise CustomInputError(f"{s.name}.{key}", "must be a number, boolean or string")
-            _check_data(f"{s.name}.{key}", x)
-        return v
+            raise CustomInputError(f"{s.name}.{extra[0]}", f"is not a key this challenge uses ({', '.join(sorted(s.fields))})")
+        return {key: _check_param(s.fields[key], x) for key, x in v.items()}
     raise CustomInputError(s.name, f"must be {s.describe(False)}, not {'a list' if k == 'list' else k}")
 
 
