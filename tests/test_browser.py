@@ -93,6 +93,10 @@ def test_hints_one_at_a_time_then_give_up_opens_the_editorial(server, browser):
     page.reload()  # remembered
     expect(page.locator(".hint")).to_have_count(2)
     expect(page.locator("details.editorial")).to_have_count(0)
+    page.once("dialog", lambda d: d.dismiss())  # asked first: "no" changes nothing
+    page.locator("#give-up-btn").click()
+    expect(page.locator("#give-up-btn")).to_be_visible()
+    page.once("dialog", lambda d: d.accept())
     page.locator("#give-up-btn").click()
     expect(page.locator("details.editorial")).to_contain_text("E[x²] - E[x]²")
     expect(page.locator(".hint")).to_have_count(3)  # giving up shows every hint

@@ -1,6 +1,8 @@
-"""Coding challenges: list, the editor page (CodeMirror, Run = public tests, Submit = all
-tests), stored submissions and re-judging. Judging runs in FastAPI's thread pool (sync
-routes), so other pages stay responsive while a job runs."""
+"""Coding challenges: list (search, filters, solved counter), the editor page (CodeMirror,
+Run = public tests, Submit = all tests, Custom = the user's input against the reference),
+hints revealed one at a time, the editorial (after Accepted or giving up), stored submissions
+and re-judging. Judging runs in FastAPI's thread pool (sync routes), so other pages stay
+responsive while a job runs. Everything decided here is the core's (``JudgeService``)."""
 
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def challenges(request: Request, q: str = Query("", max_length=200), level: str 
     found, statuses = d.judge.find(q, level, topic, status)
     ctx = {"found": found, "best": d.judge.best_verdicts(), "q": q, "level": level, "topic": topic,
            "status": status, "topics": topics, "statuses": STATUSES, "total": len(d.judge.challenges),
-           "solved": sum(v == "solved" for v in statuses.values())}
+           "solved": sum(v == "solved" for cid, v in statuses.items() if cid in d.judge.challenges)}
     if is_htmx(request):
         return templates.TemplateResponse(request, "partials/challenge_list.html", ctx)
     return templates.TemplateResponse(request, "challenges.html", ctx)
