@@ -53,3 +53,53 @@ def test_pages_fit_phone_and_desktop_widths(server, browser, width):
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at {width}px"
     page.close()
+
+
+def test_challenge_list_search_and_filters(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/challenges")
+    total = page.locator("li.result").count()
+    assert total >= 60
+    expect(page.locator("#solved-count")).to_have_text(f"0 / {total} solved")
+    page.locator("#ch-q").fill("softmax")  # HTMX: the list updates as you type
+    expect(page.locator("#shown-count")).to_be_visible()
+    titles = page.locator("li.result .result-title").all_inner_texts()
+    assert titles and all("softmax" in t.lower() for t in titles)
+    page.locator("#ch-q").fill("stable-softmax")  # ids match too
+    expect(page.locator("li.result")).to_have_count(1)
+    page.locator("#ch-q").fill("")
+    expect(page.locator("li.result")).to_have_count(total)
+    page.locator("select[name=level]").select_option("senior")
+    expect(page.locator("li.result .badge.level-junior")).to_have_count(0)  # the list was swapped
+    levels = page.locator("li.result .badge[class*=level-]").all_inner_texts()
+    assert levels and set(levels) == {"senior"}
+    page.locator("select[name=status]").select_option("solved")
+    expect(page.locator("li.empty")).to_have_text("No challenge matches these filters.")
+    assert "status=solved" in page.url  # the filters are in the address, so reload keeps them
+    page.close()
+
+
+def test_hints_one_at_a_time_then_give_up_opens_the_editorial(server, browser):
+    page = browser.new_page()
+    page.goto(server.url + "/challenges/layer-norm/editorial")
+    expect(page.locator("body")).to_contain_text("locked")
+    page.goto(server.url + "/challenges/layer-norm")
+    expect(page.locator(".hint")).to_have_count(0)
+    page.locator("#hint-btn").click()
+    expect(page.locator(".hint")).to_have_count(1)
+    expect(page.locator(".hint").first).to_contain_text("Hint 1 of 3")
+    page.locator("#hint-btn").click()
+    expect(page.locator(".hint")).to_have_count(2)
+    page.reload()  # remembered
+    expect(page.locator(".hint")).to_have_count(2)
+    expect(page.locator("details.editorial")).to_have_count(0)
+    page.once("dialog", lambda d: d.dismiss())  # asked first: "no" changes nothing
+    page.locator("#give-up-btn").click()
+    expect(page.locator("#give-up-btn")).to_be_visible()
+    page.once("dialog", lambda d: d.accept())
+    page.locator("#give-up-btn").click()
+    expect(page.locator("details.editorial")).to_contain_text("E[x²] - E[x]²")
+    expect(page.locator(".hint")).to_have_count(3)  # giving up shows every hint
+    page.goto(server.url + "/challenges/layer-norm/editorial")
+    expect(page.locator("#editorial-text")).to_contain_text("Biased variance")
+    page.close()

@@ -75,3 +75,26 @@ def test_check_command_flags_a_broken_reference(tmp_path):
     assert r.returncode == 1
     assert "reference" in r.stdout and "Wrong Answer" in r.stdout
     assert sys.executable  # the venv's interpreter runs the CLI
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox needs root; CI runs as root")
+def test_try_custom_input_hints_and_editorial_from_the_terminal(tmp_path, db_url):
+    wrong = CH / "wrong" / "no_max_subtraction.py"
+    r = run(["challenge", "try", "stable-softmax", str(wrong), "--input", '{"values": [[1000, 1001]], "dim": -1}'],
+            db_url, tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = " ".join(r.stdout.split())  # Rich wraps long lines
+    assert "softmax = tensor([[0.2689, 0.7311]], dtype=float64) shape=(1, 2)" in out  # the reference's
+    assert "softmax = tensor([[nan, nan]], dtype=float64)" in out  # yours
+    assert "difference: 'softmax' has NaN" in out and "not stored" in out
+    r = run(["challenge", "try", "stable-softmax", str(CH / "reference.py"), "--input", '{"dim": 9}'], db_url, tmp_path)
+    assert r.returncode == 2 and "dim must be from -1 to 1" in " ".join(r.stdout.split()), r.stdout
+
+    r = run(["challenge", "hint", "stable-softmax"], db_url, tmp_path)
+    assert r.returncode == 0 and "hint 1 of 3" in r.stdout and "hint 2" not in r.stdout, r.stdout
+    assert "hint 2 of 3" in run(["challenge", "hint", "stable-softmax"], db_url, tmp_path).stdout
+    r = run(["challenge", "editorial", "stable-softmax"], db_url, tmp_path)
+    assert r.returncode == 1 and "Locked" in r.stdout, r.stdout
+    r = run(["challenge", "editorial", "stable-softmax", "--give-up"], db_url, tmp_path)
+    assert r.returncode == 0 and "shift" in r.stdout, r.stdout
+    assert run(["challenge", "editorial", "stable-softmax"], db_url, tmp_path).returncode == 0  # remembered

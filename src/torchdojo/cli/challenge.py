@@ -80,6 +80,8 @@ def start(challenge_id: str, directory: Annotated[Path, typer.Option("--dir")] =
 
 
 def print_report(rep, sid=None) -> None:
+    if rep.mode == "custom":
+        return _print_custom(rep)
     t = Table(title=f"{rep.challenge} · {rep.mode} · {rep.backend}")
     for c in ("test", "visibility", "verdict", "time", "detail"):
         t.add_column(c, overflow="fold")
@@ -94,14 +96,110 @@ def print_report(rep, sid=None) -> None:
     console.print(f"[bold {color}]{rep.verdict.value}[/] {rep.message}  ({rep.passed}/{len(rep.tests)} tests passed"
                   + (f", speed {rep.speed_ratio:.2f}x reference" if rep.speed_ratio else "") + ")"
                   + (f"  submission #{sid}" if sid else ""))
+    from torchdojo.judge.display import format_mismatch, format_values
+
+    for r in rep.tests:  # only public tests carry stdout; hidden tests' output is never shown
+        if r.public and r.stdout:
+            console.print(Panel(escape(r.stdout.rstrip()), title=f"stdout of '{escape(r.name)}'"))
     bad = next((r for r in rep.tests if r.verdict.value != "Accepted"), None)
     if bad is not None and bad.inputs is not None:
-        console.print(Panel(str(bad.inputs), title=f"input of '{bad.name}'" + ("" if bad.public else " (smallest failing)")))
+        console.print(Panel(escape(format_values(bad.inputs)),
+                            title=f"input of '{escape(bad.name)}'" + ("" if bad.public else " (smallest failing)")))
     if bad is not None and bad.public and bad.expected is not None:
-        console.print(Panel(f"expected: {bad.expected}\ngot:      {bad.got}", title="outputs"))
-    if bad is not None and bad.mismatch and not bad.public:
-        m = bad.mismatch
-        console.print(f"largest error at index {m.get('index')}: expected {m.get('expected')}, got {m.get('got')}")
+        console.print(Panel(escape(format_values(bad.expected)), title="expected"))
+        if bad.got is not None:
+            console.print(Panel(escape(format_values(bad.got)), title="got"))
+    if bad is not None and bad.mismatch:
+        console.print(escape(format_mismatch(bad.mismatch)))
+
+
+def _print_custom(rep) -> None:
+    from torchdojo.judge.display import format_mismatch, format_values
+
+    t = rep.tests[0] if rep.tests else None
+    if t is not None and t.inputs is not None:
+        console.print(Panel(escape(format_values(t.inputs)), title="input"))
+    if t is not None and t.expected is not None:
+        console.print(Panel(escape(format_values(t.expected)), title="reference output"))
+    if t is not None and t.got is not None:
+        console.print(Panel(escape(format_values(t.got)), title="your output"))
+    if t is not None and t.stdout:
+        console.print(Panel(escape(t.stdout.rstrip()), title="stdout"))
+    if t is not None and t.verdict.value != "Accepted" and t.message:
+        console.print(escape(t.message[:2000]))
+    if t is not None and t.mismatch:
+        console.print("difference: " + escape(format_mismatch(t.mismatch)))
+    color = COLORS.get(rep.verdict.value, "yellow")
+    label = "Same as the reference" if rep.verdict.value == "Accepted" else rep.verdict.value
+    console.print(f"[bold {color}]{label}[/] {escape(rep.message)}  (custom input, not stored)")
+
+
+@app.command("try")
+def try_(challenge_id: str, file: Annotated[Path, typer.Argument(help="your solution (.py)")],
+         input_json: Annotated[str, typer.Option("--input", help='parameters of the tests\' make_inputs as JSON, '
+                                                 'e.g. \'{"n": 4, "d": 5, "dim": -1}\'; empty: the first example')] = "",
+         unsafe: Unsafe = False) -> None:
+    """Run FILE and the reference on your own input; show both outputs and their difference.
+    Exit 0 when they match, 1 when not, 2 for an input the judge will not build."""
+    import json
+
+    from torchdojo.judge.custom import CustomInputError
+
+    d = _service(unsafe)
+    _get(d, challenge_id)
+    if not file.is_file():
+        console.print(f"No file {escape(str(file))}.")
+        raise typer.Exit(2)
+    code = file.read_text(encoding="utf-8")
+    if not input_json.strip():
+        input_json = json.dumps(d.judge.custom_input_spec(challenge_id)[1])
+    try:
+        rep = _judge_or_refuse(d, lambda: d.judge.run_custom(challenge_id, code, input_json))
+    except CustomInputError as e:
+        spec, example = d.judge.custom_input_spec(challenge_id)
+        console.print(f"[red]Custom input refused:[/] {escape(e.field)} {escape(e.message)}")
+        console.print("Parameters: " + "; ".join(f"{escape(n)}: {escape(s.describe())}" for n, s in spec.items())
+                      + f"; seed: int (optional). Example: {escape(json.dumps(example))}")
+        raise typer.Exit(2) from None
+    print_report(rep)
+    raise typer.Exit(0 if rep.verdict.value == "Accepted" else 1)
+
+
+@app.command()
+def hint(challenge_id: str) -> None:
+    """Reveal the next hint of a challenge (and show the ones revealed before)."""
+    d = _service(False)
+    ch = _get(d, challenge_id)
+    if not ch.hints:
+        console.print(f"'{escape(ch.id)}' has no hints.")
+        raise typer.Exit(1)
+    shown = d.judge.reveal_hint(ch.id)
+    for i, h in enumerate(ch.hints[:shown], 1):
+        console.print(Panel(Markdown(h), title=f"hint {i} of {len(ch.hints)}"))
+    if shown == len(ch.hints):
+        console.print("That was the last hint." + (f" Editorial: torchdojo challenge editorial {ch.id}"
+                                                   if ch.editorial else ""))
+
+
+@app.command()
+def editorial(challenge_id: str,
+              give_up: Annotated[bool, typer.Option("--give-up", help="unlock it without an Accepted submission")] = False
+              ) -> None:
+    """The editorial: after an Accepted submission, or with --give-up (remembered)."""
+    from torchdojo.judge.service import EditorialLocked
+
+    d = _service(False)
+    ch = _get(d, challenge_id)
+    if ch.editorial is None:
+        console.print(f"'{escape(ch.id)}' has no editorial.")
+        raise typer.Exit(1)
+    if give_up:
+        d.judge.give_up(ch.id)
+    try:
+        console.print(Panel(Markdown(d.judge.editorial(ch.id)), title=f"editorial · {ch.meta.title}"))
+    except EditorialLocked as e:
+        console.print(f"Locked: {escape(str(e))} (pass --give-up).")
+        raise typer.Exit(1) from None
 
 
 @app.command()

@@ -12,11 +12,15 @@ A challenge folder holds:
 - ``tests.py`` — trusted, parent-only: ``cases()`` returning :class:`torchdojo.judge.testing.Case`
   objects and ``make_inputs(**params, seed=...)``; optionally ``check(inputs, got)`` for
   invariants and ``max_numel(inputs)`` for a memory rule;
-- ``wrong/*.py`` — known-wrong solutions, each starting with ``# expect: <Verdict>``.
+- ``wrong/*.py`` — known-wrong solutions, each starting with ``# expect: <Verdict>``;
+- optional ``hints.md`` — progressive hints separated by a Markdown rule (a line ``---``),
+  revealed one at a time; optional ``editorial.md`` — the reference explained, shown after an
+  Accepted submission or after the user gives up (the gating is :class:`JudgeService`'s).
 """
 
 from __future__ import annotations
 
+import re
 import types
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -100,6 +104,8 @@ class Challenge:
     harness_source: str
     tests_source: str
     wrong: dict[str, tuple[Verdict, str]] = field(default_factory=dict)  # name -> (expected verdict, code)
+    hints: list[str] = field(default_factory=list)  # Markdown, in the order they are revealed
+    editorial: str | None = None  # Markdown
 
     @property
     def id(self) -> str:
@@ -124,6 +130,15 @@ def _module(name: str, source: str, path: Path) -> types.ModuleType:
     mod.__file__ = str(path)
     exec(compile(source, str(path), "exec"), mod.__dict__)
     return mod
+
+
+#: A Markdown thematic break on its own line (``---``, ``***``, ``___``): what separates hints.
+HINT_RULE = re.compile(r"^[ ]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$", re.MULTILINE)
+
+
+def split_hints(text: str) -> list[str]:
+    """The hints of a ``hints.md``: the parts between rules, stripped, empty parts dropped."""
+    return [h.strip() for h in HINT_RULE.split(text)[::2] if h.strip()]
 
 
 REQUIRED = ("challenge.yaml", "statement.md", "starter.py", "reference.py", "harness.py", "tests.py")
@@ -156,8 +171,12 @@ def load_challenge(folder: Path) -> Challenge:
         except ValueError as e:
             raise ChallengeError(f"{p}:1: unknown verdict; use one of {[v.value for v in Verdict]}") from e
     read = lambda f: (folder / f).read_text(encoding="utf-8")  # noqa: E731
+    hints = split_hints(read("hints.md")) if (folder / "hints.md").is_file() else []
+    editorial = read("editorial.md").strip() or None if (folder / "editorial.md").is_file() else None
+    if (folder / "hints.md").is_file() and not hints:
+        raise ChallengeError(f"{folder / 'hints.md'}: no hints (separate hints with a line '---')")
     return Challenge(folder, meta, read("statement.md"), read("starter.py"), read("reference.py"),
-                     read("harness.py"), read("tests.py"), wrong)
+                     read("harness.py"), read("tests.py"), wrong, hints, editorial)
 
 
 def load_challenges(root: Path) -> tuple[dict[str, Challenge], list[str]]:

@@ -27,6 +27,9 @@ class Mismatch:
     index: tuple[int, ...] | None = None
     expected: Any = None
     got: Any = None
+    max_diff: float | None = None  # value mismatches: the largest absolute difference
+    n_bad: int | None = None  # ... how many elements are outside the tolerance
+    numel: int | None = None  # ... out of how many
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -67,9 +70,11 @@ def compare_tensor(name: str, exp, got, rtol: float | None, atol: float | None) 
         idx = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), exp.shape))
         found = re.search(r"Mismatched elements: [^\n]*", str(e))
         n_bad = found.group(0) + "." if found else ""
+        counts = re.search(r"Mismatched elements: (\d+) / (\d+)", str(e))
         return Mismatch(name, "value", f"'{name}' differs from the reference. {n_bad} Largest absolute error "
                         f"{float(diff.flatten()[flat]):.3g} at index {list(idx)}.", idx,
-                        _scalar(exp[idx]), _scalar(got[idx]))
+                        _scalar(exp[idx]), _scalar(got[idx]), float(diff.flatten()[flat]),
+                        int(counts.group(1)) if counts else None, int(counts.group(2)) if counts else exp.numel())
 
 
 def compare_json(name: str, exp: Any, got: Any, path: str = "") -> Mismatch | None:

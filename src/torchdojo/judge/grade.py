@@ -23,12 +23,15 @@ from typing import Any, Literal
 from torchdojo.judge import expected_cache, wire
 from torchdojo.judge.challenge import Challenge
 from torchdojo.judge.compare import compare_outputs
+from torchdojo.judge.display import summarize
 from torchdojo.judge.execution import CPU_LIMIT, Backend, ExecResult
 from torchdojo.judge.rules import SourceError, check_source
 from torchdojo.judge.testing import Case
 from torchdojo.judge.verdicts import Verdict
 
 MAX_SHRINK_RUNS = 8
+#: Characters of a public test's stdout kept in the report (the runtime captures up to 64 KiB).
+STDOUT_SHOWN = 4000
 # Reference runs happen in this (trusted) process, possibly from several threads (the web app,
 # `challenge check --jobs`). Harnesses may seed torch's global RNG, so runs must not interleave.
 _TRUSTED_LOCK = threading.RLock()
@@ -73,24 +76,12 @@ class Report:
         return d
 
 
-def summarize(values: dict[str, Any], limit: int = 64) -> dict[str, Any]:
-    """Display form of inputs/outputs: small tensors in full (rounded), large ones by shape and stats."""
-    import torch
-
-    out: dict[str, Any] = {}
-    for k, v in values.items():
-        if isinstance(v, torch.Tensor):
-            info: dict[str, Any] = {"shape": list(v.shape), "dtype": str(v.dtype).removeprefix("torch.")}
-            t = v.detach()
-            if t.numel() <= limit:
-                info["values"] = (t.double().round(decimals=5) if t.is_floating_point() else t).tolist()
-            elif t.is_floating_point() and t.numel():
-                info.update(min=float(t.min()), max=float(t.max()), mean=float(t.double().mean()))
-            out[k] = info
-        else:
-            text = repr(v)
-            out[k] = v if len(text) <= 400 else text[:400] + "…"
-    return out
+def cap_stdout(text: str, cap: int = STDOUT_SHOWN) -> str:
+    """A test's printed output as shown: at most ``cap`` characters, saying how much was cut."""
+    text = text if isinstance(text, str) else ""
+    if len(text) <= cap:
+        return text
+    return text[:cap] + f"\n… ({len(text) - cap} more characters not shown)"
 
 
 def _clone(values: dict[str, Any]) -> dict[str, Any]:
@@ -112,6 +103,7 @@ class Grader:
         self.cache_dir = cache_dir / challenge.id if cache_dir is not None else None
         self._expected: dict[tuple, tuple[dict, dict]] = {}
         self._pruned = False
+        self._numel_cap: int | None = None
 
     # -- trusted side ---------------------------------------------------------------------
     def inputs_and_expected(self, case: Case) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -148,7 +140,7 @@ class Grader:
         tr = TestResult(case.name, case.public, Verdict.ACCEPTED, what=case.what, seconds=rec.get("seconds"))
         if case.public:
             shown = {k: v for k, v in expected.items() if k not in set(getattr(self.ch.tests, "CHECK_ONLY", ()))}
-            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(shown), rec.get("stdout", "")[:8000]
+            tr.inputs, tr.expected, tr.stdout = summarize(inputs), summarize(shown), cap_stdout(rec.get("stdout", ""))
         if rec.get("status") != "ok":
             err = rec.get("error", {})
             if err.get("kind") == "rule":  # the runtime's guard refused an introspection (runtime.install_guard)
@@ -159,8 +151,8 @@ class Grader:
             tr.message = err.get("traceback") or f"{err.get('type')}: {err.get('message')}"
             return tr
         got = wire.join_values(rec.get("json", {}), tensors, f"out/{i}/")
-        if case.public:
-            tr.got = summarize(got)
+        if case.public:  # in the reference's order, so expected and got read side by side
+            tr.got = summarize({**{k: got[k] for k in expected if k in got}, **got})
         rules = self.ch.meta.rules
         used = sorted(set(rec.get("calls", [])) & set(rules.banned_calls) | set(rec.get("ops", [])) & set(rules.banned_ops))
         if used:
@@ -194,12 +186,12 @@ class Grader:
             tr.verdict, tr.message, tr.mismatch = Verdict.WRONG_ANSWER, m.message, m.to_dict()
         return tr
 
-    def _run(self, code: str, cases: list[Case]) -> tuple[ExecResult, list[TestResult]]:
+    def _run(self, code: str, cases: list[Case], prepared: list | None = None) -> tuple[ExecResult, list[TestResult]]:
         """Run ``cases`` in one job and judge each. The child writes one result per test as it
         finishes (:func:`wire.read_stream`): when the job is stopped (time, memory, output, a
         crash), the tests that finished are judged, the one that was running gets the job's
         verdict and the rest are marked not run."""
-        prepared = [(c, *self.inputs_and_expected(c)) for c in cases]
+        prepared = prepared or [(c, *self.inputs_and_expected(c)) for c in cases]
         nonce = secrets.token_hex(16)  # the runtime signs every frame with it; the submission never sees it
         res = self.backend.execute(self._job(code, [(c, i) for c, i, _ in prepared], nonce=nonce), self.ch.meta.limits)
         if res.status == "judge_error":
@@ -264,8 +256,8 @@ class Grader:
                     best, progress = trial, True
         return best
 
-    def grade(self, code: str, mode: Literal["run", "submit"] = "submit") -> Report:
-        rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
+    def _static(self, rep: Report, code: str) -> bool:
+        """The static rules; False (and ``rep`` says why) when the code does not pass them."""
         try:
             with _TRUSTED_LOCK:  # CPython 3.11's ast.parse is not safe to run from two threads at once
                 rules = self.ch.meta.rules
@@ -274,12 +266,68 @@ class Grader:
                                         introspection=self.guard)
         except SourceError as e:
             rep.verdict, rep.message = Verdict.COMPILATION_ERROR, f"line {e.line}: {e.message}"
-            return rep
+            return False
         if findings:
             rep.verdict = Verdict.RULE_VIOLATION
             rep.message = "; ".join(f"line {f.line}: {f.message}" for f in findings)
             if self.ch.meta.rules.why:
                 rep.message += f". {self.ch.meta.rules.why}"
+            return False
+        return True
+
+    def custom_numel_cap(self) -> int:
+        """The most tensor elements a custom input may hold: the biggest case's, at least MAX_NUMEL."""
+        from torchdojo.judge.custom import MAX_NUMEL, input_numel
+
+        if self._numel_cap is None:
+            with _TRUSTED_LOCK:
+                sizes = [input_numel(self.ch.tests.make_inputs(**c.params, seed=c.seed)) for c in self.ch.tests.cases()]
+            self._numel_cap = max([MAX_NUMEL, *sizes])
+        return self._numel_cap
+
+    def run_custom(self, code: str, params: dict[str, Any], seed: int = 0) -> Report:
+        """Run the submission and the reference on an input built here by ``tests.make_inputs``
+        from validated ``params`` (:func:`torchdojo.judge.custom.parse_custom_input`): a report
+        (mode ``custom``) with one public test showing input, both outputs, the difference and
+        stdout. Raises :class:`~torchdojo.judge.custom.CustomInputError` when the parameters
+        cannot make an input, the input is over the size cap, or the reference cannot run on it."""
+        from torchdojo.judge.custom import CustomInputError, input_numel
+
+        rep = Report(self.ch.id, "custom", Verdict.ACCEPTED, backend=self.backend.name)
+        if not self._static(rep, code):
+            return rep
+        case = Case("custom input", dict(params), public=True, seed=seed, what="your input")
+        try:
+            with _TRUSTED_LOCK:
+                inputs = self.ch.tests.make_inputs(**params, seed=seed)
+        except Exception as e:  # noqa: BLE001 - parameters the generator rejects are the input's problem
+            raise CustomInputError("input", f"these parameters do not make an input ({type(e).__name__}: {e})") from None
+        n, cap = input_numel(inputs), self.custom_numel_cap()
+        if n > cap:
+            raise CustomInputError("input", f"makes tensors with {n} elements in all; the limit is {cap} "
+                                            "(the largest test's size)")
+        try:
+            with _TRUSTED_LOCK:
+                expected = self.ch.harness.run(self.ch.reference, _clone(inputs))
+        except Exception as e:  # noqa: BLE001
+            raise CustomInputError("input", f"the reference solution cannot run on this input ({type(e).__name__}: "
+                                            f"{e}); it is outside what this challenge covers") from None
+        expected = {k: (v.detach() if hasattr(v, "detach") else v) for k, v in expected.items()}
+        try:
+            res, results = self._run(code, [case], [(case, inputs, expected)])
+        except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
+            rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
+            return rep
+        rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results
+        t = results[0]
+        rep.verdict = t.verdict
+        rep.message = ("your output matches the reference's" if t.verdict == Verdict.ACCEPTED
+                       else f"{t.verdict.value} on your input")
+        return rep
+
+    def grade(self, code: str, mode: Literal["run", "submit"] = "submit") -> Report:
+        rep = Report(self.ch.id, mode, Verdict.ACCEPTED, backend=self.backend.name)
+        if not self._static(rep, code):
             return rep
         try:
             cases = list(self.ch.tests.cases())

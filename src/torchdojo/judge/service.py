@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.judge.challenge import Challenge, load_challenges
 from torchdojo.judge.execution import Backend
-from torchdojo.store.models import SubmissionRow
+from torchdojo.store.models import ChallengeProgressRow, SubmissionRow
 
 
 class UnknownChallengeError(KeyError):
@@ -40,6 +41,26 @@ class _Deferred:
 
     def execute(self, job: bytes, limits):
         return self._service.backend.execute(job, limits)
+
+
+class EditorialLocked(PermissionError):
+    """The editorial opens after an Accepted submission or after giving up."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where the user stands on one challenge: hints revealed (of ``hints_total``), whether an
+    Accepted full submission exists, whether they gave up; the editorial is open after either."""
+
+    hints_shown: int
+    hints_total: int
+    solved: bool
+    gave_up: bool
+    has_editorial: bool
+
+    @property
+    def editorial_unlocked(self) -> bool:
+        return self.has_editorial and (self.solved or self.gave_up)
 
 
 class JudgeService:
@@ -139,6 +160,23 @@ class JudgeService:
                 sid = row.id
         return sid, rep
 
+    def custom_input_spec(self, challenge_id: str) -> tuple[dict, dict]:
+        """(parameter specs, an example input) for the custom-input form (imports torch: the
+        challenge's tests module)."""
+        from torchdojo.judge.custom import example_input, input_spec
+
+        tests = self.challenge(challenge_id).tests
+        return input_spec(tests), example_input(tests)
+
+    def run_custom(self, challenge_id: str, code: str, input_text: str):
+        """Run ``code`` and the reference on a custom input (a JSON object of the challenge's
+        parameters, validated: see :mod:`torchdojo.judge.custom`). Not stored. Raises
+        ``CustomInputError`` naming the field for an input the judge will not build."""
+        from torchdojo.judge.custom import parse_custom_input
+
+        params, seed = parse_custom_input(self.challenge(challenge_id).tests, input_text)
+        return self.grader(challenge_id).run_custom(code, params, seed)
+
     def history(self, challenge_id: str | None = None) -> list[SubmissionRow]:
         if self.sessions is None:
             return []
@@ -155,6 +193,96 @@ class JudgeService:
             if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
                 best[row.challenge_id] = row.verdict
         return best
+
+    def statuses(self) -> dict[str, str]:
+        """Per challenge with any submission: ``solved`` (an Accepted full submission) or
+        ``attempted`` (runs or submissions, none accepted). Challenges not listed are new."""
+        if self.sessions is None:
+            return {}
+        out: dict[str, str] = {}
+        with self.sessions() as s:
+            for cid, mode, verdict in s.execute(select(SubmissionRow.challenge_id, SubmissionRow.mode,
+                                                       SubmissionRow.verdict)):
+                if mode == "submit" and verdict == "Accepted":
+                    out[cid] = "solved"
+                else:
+                    out.setdefault(cid, "attempted")
+        return out
+
+    def find(self, q: str = "", level: str | None = None, topic: str | None = None,
+             status: str | None = None) -> tuple[list[tuple[Challenge, str]], dict[str, str]]:
+        """The challenges matching every given filter, each with its status (``solved``,
+        ``attempted`` or ``new``), and the statuses of all. ``q`` matches the title or id (every
+        word, case-insensitive)."""
+        statuses = self.statuses()
+        words = q.lower().split()
+        out = []
+        for ch in self.challenges.values():
+            st = statuses.get(ch.id, "new")
+            hay = f"{ch.id} {ch.meta.title}".lower()
+            if (all(w in hay for w in words) and (not level or ch.meta.level == level)
+                    and (not topic or topic in ch.meta.topics) and (not status or st == status)):
+                out.append((ch, st))
+        return out, statuses
+
+    def _solved(self, s: Session, challenge_id: str) -> bool:
+        q = select(SubmissionRow.id).where(SubmissionRow.challenge_id == challenge_id, SubmissionRow.mode == "submit",
+                                           SubmissionRow.verdict == "Accepted").limit(1)
+        return s.scalar(q) is not None
+
+    def progress(self, challenge_id: str) -> Progress:
+        ch = self.challenge(challenge_id)
+        shown, gave_up, solved = 0, False, False
+        if self.sessions is not None:
+            with self.sessions() as s:
+                row = s.get(ChallengeProgressRow, ch.id)
+                if row is not None:
+                    shown, gave_up = row.hints_shown, row.gave_up_at is not None
+                solved = self._solved(s, ch.id)
+        return Progress(min(shown, len(ch.hints)), len(ch.hints), solved, gave_up, ch.editorial is not None)
+
+    def hints(self, challenge_id: str) -> list[str]:
+        """The hints revealed so far (never more)."""
+        return self.challenge(challenge_id).hints[:self.progress(challenge_id).hints_shown]
+
+    def reveal_hint(self, challenge_id: str, seen: int | None = None) -> int:
+        """Reveal the next hint; returns how many are revealed now. ``seen`` is how many the page
+        showed: a second click from a stale page (or a double click) reveals no more than one."""
+        ch = self.challenge(challenge_id)
+        if self.sessions is None:
+            raise RuntimeError("hints need a database to remember what was revealed")
+        with self.sessions.begin() as s:
+            row = s.get(ChallengeProgressRow, ch.id)
+            if row is None:
+                row = ChallengeProgressRow(challenge_id=ch.id, hints_shown=0)
+                s.add(row)
+            if seen is None or seen >= row.hints_shown:
+                row.hints_shown = min(row.hints_shown + 1, len(ch.hints))
+            return row.hints_shown
+
+    def give_up(self, challenge_id: str) -> None:
+        """Unlock the editorial (and every hint) without an Accepted submission; remembered."""
+        ch = self.challenge(challenge_id)
+        if self.sessions is None:
+            raise RuntimeError("giving up needs a database to remember it")
+        with self.sessions.begin() as s:
+            row = s.get(ChallengeProgressRow, ch.id)
+            if row is None:
+                row = ChallengeProgressRow(challenge_id=ch.id, hints_shown=0)
+                s.add(row)
+            row.hints_shown = len(ch.hints)
+            if row.gave_up_at is None:
+                row.gave_up_at = datetime.now(UTC)
+
+    def editorial(self, challenge_id: str) -> str:
+        """The editorial's Markdown, only once unlocked. Raises :class:`EditorialLocked` before,
+        ``LookupError`` when the challenge has none."""
+        p = self.progress(challenge_id)
+        if not p.has_editorial:
+            raise LookupError(f"challenge '{challenge_id}' has no editorial")
+        if not p.editorial_unlocked:
+            raise EditorialLocked("the editorial opens after an Accepted submission, or after you give up")
+        return self.challenge(challenge_id).editorial or ""
 
     def get_submission(self, submission_id: int) -> SubmissionRow | None:
         if self.sessions is None:

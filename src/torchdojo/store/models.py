@@ -66,6 +66,17 @@ class ReviewLogRow(Base):
     duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
+class ChallengeProgressRow(Base):
+    """Per challenge: how many of its hints the user has revealed, and whether they gave up
+    (which unlocks the editorial, as an Accepted submission does)."""
+
+    __tablename__ = "challenge_progress"
+
+    challenge_id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    hints_shown: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    gave_up_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
 class SubmissionRow(Base):
     """A code submission and its verdict. ``code`` is kept verbatim so any verdict the user
     disputes can be reproduced (re-judged) from it; ``report`` is the full report as JSON."""

@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
 from torchdojo.grading.feedback import BANDS
+from torchdojo.judge.display import format_mismatch, format_values
 from torchdojo.practice.flashcards import CardStateError
 from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.mock import MockError
@@ -50,6 +51,8 @@ def _duration(td) -> str:
 
 
 templates.env.filters["snippet"] = _snippet
+templates.env.filters["judge_values"] = format_values
+templates.env.filters["judge_mismatch"] = format_mismatch
 templates.env.filters["duration"] = _duration
 
 

@@ -1,14 +1,17 @@
-"""Coding challenges: list, the editor page (CodeMirror, Run = public tests, Submit = all
-tests), stored submissions and re-judging. Judging runs in FastAPI's thread pool (sync
-routes), so other pages stay responsive while a job runs."""
+"""Coding challenges: list (search, filters, solved counter), the editor page (CodeMirror,
+Run = public tests, Submit = all tests, Custom = the user's input against the reference),
+hints revealed one at a time, the editorial (after Accepted or giving up), stored submissions
+and re-judging. Judging runs in FastAPI's thread pool (sync routes), so other pages stay
+responsive while a job runs. Everything decided here is the core's (``JudgeService``)."""
 
 from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
 
+from torchdojo.bank.taxonomy import LEVELS, TOPICS
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import DbId, dojo, is_htmx
 
@@ -16,11 +19,26 @@ router = APIRouter()
 MAX_CODE = 100_000
 
 
+STATUSES = ("solved", "attempted", "new")
+
+
 @router.get("/challenges", response_class=HTMLResponse)
-def challenges(request: Request):
+def challenges(request: Request, q: str = Query("", max_length=200), level: str | None = None,
+               topic: str | None = None, status: str | None = None):
+    """The list: search (title or id), filters (level, topic, status) and the solved counter.
+    Unknown filter values mean 'any'. HTMX asks for the list only."""
     d = dojo(request)
-    return templates.TemplateResponse(request, "challenges.html",
-                                      {"challenges": list(d.judge.challenges.values()), "best": d.judge.best_verdicts()})
+    level = level if level in LEVELS else None
+    status = status if status in STATUSES else None
+    topics = sorted({t for ch in d.judge.challenges.values() for t in ch.meta.topics}, key=lambda t: TOPICS.get(t, t))
+    topic = topic if topic in topics else None
+    found, statuses = d.judge.find(q, level, topic, status)
+    ctx = {"found": found, "best": d.judge.best_verdicts(), "q": q, "level": level, "topic": topic,
+           "status": status, "topics": topics, "statuses": STATUSES, "total": len(d.judge.challenges),
+           "solved": sum(v == "solved" for cid, v in statuses.items() if cid in d.judge.challenges)}
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/challenge_list.html", ctx)
+    return templates.TemplateResponse(request, "challenges.html", ctx)
 
 
 def _challenge(request: Request, challenge_id: str):
@@ -37,19 +55,96 @@ def challenge(request: Request, challenge_id: str):
     history = d.judge.history(ch.id)
     code = history[0].code if history else ch.starter
     return templates.TemplateResponse(request, "challenge.html", {"ch": ch, "m": ch.meta, "code": code,
-                                                                  "history": history[:20], "bank": d.bank})
+                                                                  "history": history[:20], "bank": d.bank,
+                                                                  **_learning(d, ch)})
+
+
+def _learning(d, ch) -> dict:
+    """What the hints and editorial sections show: only revealed hints, the editorial once unlocked."""
+    p = d.judge.progress(ch.id)
+    return {"progress": p, "hints": ch.hints[:p.hints_shown],
+            "editorial": ch.editorial if p.editorial_unlocked else None}
+
+
+@router.post("/challenges/{challenge_id}/hints", response_class=HTMLResponse)
+def reveal_hint(request: Request, challenge_id: str, seen: int = Form(0, ge=0, le=1000)):
+    """Reveal the next hint (``seen``: how many the page showed, so a double click reveals one)."""
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    if not ch.hints:
+        raise HTTPException(404, f"Challenge '{ch.id}' has no hints.")
+    d.judge.reveal_hint(ch.id, seen)
+    if not is_htmx(request):
+        return RedirectResponse(f"/challenges/{ch.id}#hints", status_code=303)
+    return templates.TemplateResponse(request, "partials/hints.html", {"ch": ch, **_learning(d, ch)})
+
+
+@router.post("/challenges/{challenge_id}/give-up", response_class=HTMLResponse)
+def give_up(request: Request, challenge_id: str):
+    """Unlock the editorial without an Accepted submission (remembered)."""
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    if ch.editorial is None:
+        raise HTTPException(404, f"Challenge '{ch.id}' has no editorial.")
+    d.judge.give_up(ch.id)
+    if not is_htmx(request):
+        return RedirectResponse(f"/challenges/{ch.id}/editorial", status_code=303)
+    return templates.TemplateResponse(request, "partials/learning.html", {"ch": ch, **_learning(d, ch)})
+
+
+@router.get("/challenges/{challenge_id}/editorial", response_class=HTMLResponse)
+def editorial(request: Request, challenge_id: str):
+    from torchdojo.judge.service import EditorialLocked
+
+    d = dojo(request)
+    ch = _challenge(request, challenge_id)
+    try:
+        text = d.judge.editorial(ch.id)
+    except LookupError:
+        raise HTTPException(404, f"Challenge '{ch.id}' has no editorial.") from None
+    except EditorialLocked as e:
+        return templates.TemplateResponse(request, "error.html", {
+            "title": "The editorial is locked", "detail": f"The editorial of '{ch.meta.title}' is locked: {e}."},
+            status_code=403)
+    return templates.TemplateResponse(request, "editorial.html", {"ch": ch, "m": ch.meta, "editorial": text})
+
+
+@router.get("/challenges/{challenge_id}/custom-input", response_class=HTMLResponse)
+def custom_input(request: Request, challenge_id: str):
+    """The parameters a custom input may set and an example (loaded when the section opens:
+    it imports the challenge's tests, hence torch, which the challenge page itself does not)."""
+    ch = _challenge(request, challenge_id)
+    spec, example = dojo(request).judge.custom_input_spec(ch.id)
+    return templates.TemplateResponse(request, "partials/custom_spec.html",
+                                      {"ch": ch, "spec": spec, "example": json.dumps(example)})
 
 
 @router.post("/challenges/{challenge_id}/judge", response_class=HTMLResponse)
-def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str = Form("run")):
+def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str = Form("run"),
+          custom: str = Form("", description="custom input: a JSON object of the challenge's test parameters")):
+    from torchdojo.judge.custom import CustomInputError
     from torchdojo.judge.sandbox.backend import SandboxUnavailable
 
     d = dojo(request)
     ch = _challenge(request, challenge_id)
-    if mode not in ("run", "submit"):
-        raise HTTPException(422, "mode must be 'run' (public tests) or 'submit' (all tests)")
+    if mode not in ("run", "submit", "custom"):
+        raise HTTPException(422, "mode must be 'run' (public tests), 'submit' (all tests) or 'custom' (your input)")
     if len(code) > MAX_CODE:
         raise HTTPException(413, f"The code is {len(code)} characters; the limit is {MAX_CODE}.")
+    if mode == "custom":
+        if not custom.strip():
+            custom = json.dumps(d.judge.custom_input_spec(ch.id)[1])  # no input given: the first example's
+        try:
+            rep = d.judge.run_custom(ch.id, code, custom)
+        except CustomInputError as e:
+            return templates.TemplateResponse(request, "partials/report.html", {"input_error": e}, status_code=422)
+        except SandboxUnavailable as e:
+            return templates.TemplateResponse(request, "partials/report.html", {"error": f"Refusing to judge: {e}"},
+                                              status_code=503)
+        ctx = {"rep": rep.to_dict(), "sid": None, "ch": ch, "custom": custom}
+        if is_htmx(request):
+            return templates.TemplateResponse(request, "partials/report.html", ctx)
+        return templates.TemplateResponse(request, "custom_run.html", {**ctx, "code": code})
     try:
         sid, rep = d.judge.submit(ch.id, code, mode)  # type: ignore[arg-type]
     except SandboxUnavailable as e:
