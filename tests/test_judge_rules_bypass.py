@@ -225,7 +225,8 @@ def test_the_unsafe_local_backend_has_the_same_guard():
     ("import builtins\n", "builtins.sorted = lambda *a, **k: []\nreturn x * 2", "builtins.sorted"),
     ("import sys\n", 'w = sys.modules["torch" + "dojo.judge.wire"]\nw.encode = w.encode\nw.frame = print\nreturn x * 2',
      "wire.frame"),
-    ("import threading\n", "threading.Thread(target=print).start()\nreturn x * 2", "_thread.start_new_thread"),
+    ("import threading, time\n", "threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\nreturn x * 2",
+     "starting a thread"),
 ])
 def test_changing_what_the_runtime_uses_after_the_submission_is_refused(backend, prelude, body, word):
     assert_rule_violation(probe(backend, body, prelude), word)

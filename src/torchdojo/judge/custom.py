@@ -179,8 +179,8 @@ def _check_list(s: ParamSpec, v: list) -> None:
         raise CustomInputError(s.name, f"holds more than {s.max_leaves()} values"
                                        + ("" if s.data else " (as many as the tests use: these numbers may be sizes)"))
     for x in leaves:
-        if isinstance(x, bool) or isinstance(x, str) and len(x) <= MAX_STR:
-            continue
+        if x is None or isinstance(x, bool) or isinstance(x, str) and len(x) <= MAX_STR:
+            continue  # None: "not given" inside a list (JSON null), as a case may use it
         if isinstance(x, int):
             lo, hi = (-2**53, 2**53) if s.data else (min(0, s.leaf_lo), s.leaf_hi)
             if not lo <= x <= hi:
@@ -192,7 +192,7 @@ def _check_list(s: ParamSpec, v: list) -> None:
             if math.isfinite(x) and abs(x) > 1e30:
                 raise CustomInputError(s.name, "numbers must be at most 1e30 in magnitude")
             continue
-        raise CustomInputError(s.name, f"must hold numbers, booleans or short strings, not {type(x).__name__}")
+        raise CustomInputError(s.name, f"must hold numbers, booleans, null or short strings, not {type(x).__name__}")
 
 
 def _parse_constant(text: str) -> float:

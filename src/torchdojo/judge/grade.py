@@ -316,6 +316,8 @@ class Grader:
         try:
             res, results = self._run(code, [case], [(case, inputs, expected)])
         except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
+            if getattr(e, "fail_closed", False):  # no sandbox here: the face refuses to judge
+                raise
             rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
             return rep
         rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results
@@ -334,6 +336,8 @@ class Grader:
             cases = [c for c in cases if c.public] + ([c for c in cases if not c.public] if mode == "submit" else [])
             res, results = self._run(code, cases)
         except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
+            if getattr(e, "fail_closed", False):  # no sandbox here: the face refuses to judge
+                raise
             rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
             return rep
         rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results

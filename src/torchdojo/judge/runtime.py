@@ -55,7 +55,6 @@ def limit_recursion(cap: int = MAX_RECURSION) -> None:
 _INTROSPECTION_EVENTS = frozenset({
     "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace", "sys.setprofile",
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys.addaudithook", "cpython.PyInterpreterState_Clear",
-    "_thread.start_new_thread",  # a thread could change what the runtime uses while it writes a result
 })
 #: Attribute reads CPython audits as ``object.__getattr__``: how a traceback, a generator or a
 #: coroutine leads to a frame.
@@ -82,8 +81,14 @@ _WATCHED: dict[str, tuple[str, ...] | None] = {
 
 def watch_modules() -> Callable[[], list[str]]:
     """Snapshot the attributes of :data:`_WATCHED`; the returned function lists those rebound or
-    deleted since. It only uses what it captured here (dict methods, no global or builtin look-up),
-    so a submission cannot change how it checks."""
+    deleted since, and a Python thread still running that was not there before (CPython 3.11
+    has no audit event for starting one; a live thread could change what the runtime uses
+    while it writes a result). It only uses what it captured here (dict methods, no global or
+    builtin look-up), so a submission cannot change how it checks."""
+    import _thread
+
+    count = _thread._count
+    threads = count()
     missing = object()
     snap = []
     for name, keys in _WATCHED.items():
@@ -92,8 +97,10 @@ def watch_modules() -> Callable[[], list[str]]:
             d = mod.__dict__
             snap.append((name, d, {k: d[k] for k in (keys if keys is not None else list(d)) if k in d}))
 
-    def changed(snap=snap, missing=missing) -> list[str]:
+    def changed(snap=snap, missing=missing, count=count, threads=threads) -> list[str]:
         out: list[str] = []
+        if count() > threads:
+            out.append("starting a thread is not allowed: it could change what the judge's runtime uses")
         for name, d, before in snap:
             for k, v in before.items():
                 if d.get(k, missing) is not v:

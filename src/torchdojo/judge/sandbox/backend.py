@@ -55,7 +55,11 @@ EAGER_RESTARTS = 5
 
 
 class SandboxUnavailable(RuntimeError):
-    """Isolation cannot be set up on this machine; the message says why and what to do."""
+    """Isolation cannot be set up on this machine; the message says why and what to do.
+    A refusal, not a judging failure: graders let it through (``fail_closed``) to the face,
+    which says so instead of reporting a Judge Error."""
+
+    fail_closed = True
 
 
 class ServerFailure(Exception):
