@@ -26,6 +26,7 @@ its folder is the user's own (``Settings.cache_dir``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -38,6 +39,7 @@ from torchdojo.judge import wire
 FORMAT = "torchdojo-expected-v1"
 
 
+@functools.cache
 def _testing_source() -> str:
     from torchdojo.judge import testing
 

@@ -316,10 +316,7 @@ class Grader:
         try:
             res, results = self._run(code, [case], [(case, inputs, expected)])
         except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
-            if getattr(e, "fail_closed", False):  # no sandbox here: the face refuses to judge
-                raise
-            rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
-            return rep
+            return _judge_failed(rep, e)
         rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results
         t = results[0]
         rep.verdict = t.verdict
@@ -336,10 +333,7 @@ class Grader:
             cases = [c for c in cases if c.public] + ([c for c in cases if not c.public] if mode == "submit" else [])
             res, results = self._run(code, cases)
         except Exception as e:  # noqa: BLE001 - our fault: say so, never blame the user
-            if getattr(e, "fail_closed", False):  # no sandbox here: the face refuses to judge
-                raise
-            rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
-            return rep
+            return _judge_failed(rep, e)
         rep.cpu_seconds, rep.peak_memory, rep.tests = res.cpu_seconds, res.peak_memory, results
         first_bad = next((t for t in results if t.verdict != Verdict.ACCEPTED), None)
         if first_bad is not None:
@@ -415,6 +409,15 @@ class Grader:
             verdict, msg = _job_verdict(sub, sub_limits)
             raise _SpeedRunFailed(verdict, f"timing run on '{sp.case}': {msg}")
         return sub.cpu_seconds / max(ref.cpu_seconds, 1e-6)
+
+
+def _judge_failed(rep: Report, e: Exception) -> Report:
+    """``rep`` as a Judge Error for an exception of ours; a refusal to judge (no sandbox on this
+    machine: ``fail_closed``) is raised on to the face, which says so."""
+    if getattr(e, "fail_closed", False):
+        raise e
+    rep.verdict, rep.message = Verdict.JUDGE_ERROR, f"the judge failed ({type(e).__name__}: {e}); this is not your fault"
+    return rep
 
 
 class _SpeedRunFailed(Exception):
