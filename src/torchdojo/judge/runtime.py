@@ -114,9 +114,10 @@ def install_guard() -> list[str]:
     """Install, for the rest of this process, an audit hook (``sys.addaudithook``, which cannot
     be removed) that refuses the submission's code what would let it reach the runtime's private
     state — frames (``sys._getframe``, ``tb_frame``, ``gi_frame``...), the garbage collector's
-    object lists, ``ctypes``, tracing hooks, ``/proc/<pid>/mem`` — and patching of classes and
-    functions it did not define (``type.__setattr__``, ``func.__code__ =``), which is how a trace
-    is switched off. The refused operation raises ``PermissionError``; the returned list (held
+    object lists, ``ctypes``, tracing hooks, ``/proc/<pid>/mem`` — and, where the interpreter
+    raises ``object.__setattr__`` / ``object.__delattr__`` for them, patching classes and
+    functions it did not define (CPython 3.11 does not raise it for class attributes: there
+    :func:`watch_modules` and the static rules cover what the runtime uses). The refused operation raises ``PermissionError``; the returned list (held
     only here and by the hook) gets one line per refusal, and the runtime turns it into a Rule
     Violation. Events raised by library code (torch, ``collections.namedtuple``) are allowed:
     an event counts as the submission's when the code that raised it, after skipping the
