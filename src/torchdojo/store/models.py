@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, TypeDecorator
+from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, TypeDecorator, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -51,6 +51,10 @@ class CardRow(Base):
     due: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
     last_review: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: Suspended cards never enter the queue until unsuspended (Anki's "suspend").
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Buried until this time (next local midnight, UTC here): out of the queue until then.
+    buried_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class ReviewLogRow(Base):
@@ -64,6 +68,44 @@ class ReviewLogRow(Base):
     rating: Mapped[int] = mapped_column(Integer)
     reviewed_at: Mapped[datetime] = mapped_column(UTCDateTime)
     duration_ms: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class NoteRow(Base):
+    """The learner's note and bookmark on one card (bank entry id, key-point card id or own card id)."""
+
+    __tablename__ = "notes"
+
+    card_id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    text: Mapped[str] = mapped_column(Text, default="", server_default="")
+    bookmarked: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class OwnCardRow(Base):
+    """A card the learner wrote: front and back in Markdown, optional key points (a JSON list
+    of strings) so answers to it can be graded. Its card id is ``own:<id>``."""
+
+    __tablename__ = "own_cards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    front: Mapped[str] = mapped_column(Text)
+    back: Mapped[str] = mapped_column(Text, default="", server_default="")
+    key_points: Mapped[str] = mapped_column(Text, default="[]", server_default="[]")
+    topic: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    level: Mapped[str | None] = mapped_column(String(10), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class UserSettingRow(Base):
+    """One study setting the learner chose (``key`` → JSON ``value``); a setting with no row
+    takes its ``TORCHDOJO_*`` default. Keys: see :mod:`torchdojo.practice.study_settings`."""
+
+    __tablename__ = "user_settings"
+
+    key: Mapped[str] = mapped_column(String(60), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class ChallengeProgressRow(Base):
