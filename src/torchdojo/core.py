@@ -16,7 +16,7 @@ from torchdojo.bank.verify import load_record
 from torchdojo.practice.flashcards import Filters, Flashcards
 from torchdojo.settings import Settings
 from torchdojo.store.db import open_database
-from torchdojo.store.search import Hit, SearchIndex
+from torchdojo.store.search import DenseRanker, Hit, SearchIndex, SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -115,14 +115,36 @@ class Dojo:
             return None
         return Verification(torch=rec["torch"], date=rec["date"], current=rec["digest"] == entry.examples_digest)
 
-    def browse(self, query: str = "", filters: Filters = Filters()) -> list[tuple[Entry, Hit | None]]:
-        """Entries matching the filters; with a query, only matches, best first (FTS5 bm25)."""
+    def browse(self, query: str = "", filters: Filters = Filters(),
+               dense: DenseRanker | None = None) -> list[tuple[Entry, Hit | None]]:
+        """Entries matching the filters; with a query, only matches, best first (see
+        :meth:`search`)."""
         if query.strip():
-            hits = self.index.search(query, limit=500)
-            return [(e, h) for h in hits if (e := self.bank.get(h.entry_id)) and filters.match(e)]
+            return self.search(query, filters, dense)[0]
         order = {"junior": 0, "mid": 1, "senior": 2}
         entries = sorted((e for e in self.bank if filters.match(e)), key=lambda e: (order[e.meta.level], e.meta.title))
         return [(e, None) for e in entries]
+
+    def search(self, query: str, filters: Filters = Filters(), dense: DenseRanker | None = None,
+               limit: int = 100) -> tuple[list[tuple[Entry, Hit]], SearchResult]:
+        """Hybrid search (:mod:`torchdojo.store.search`): the entries matching ``query`` and the
+        filters, best first, and the :class:`SearchResult` (did-you-mean, lexical or hybrid).
+        ``dense``: a ranker by meaning (the web app passes its grader worker's); None: BM25 with
+        typo correction alone."""
+        result = self.index.query(query, limit=limit, dense=dense)
+        rows = [(e, h) for h in result.hits if (e := self.bank.get(h.entry_id)) and filters.match(e)]
+        return rows, result
+
+    def local_dense_ranker(self) -> DenseRanker:
+        """A ranker by meaning in this process (for the terminal: imports torch and loads the
+        model, seconds; the first call on a new bank also computes the entry embeddings, cached
+        in the cache directory). Raises :class:`torchdojo.grading.model.ModelUnavailable`."""
+        from torchdojo.grading.model import Encoder
+        from torchdojo.store.dense import DenseIndex
+
+        enc = Encoder()
+        index = DenseIndex.build(self.bank, enc.encode, self.settings.cache_dir)
+        return lambda text: index.rank(enc.encode([text])[0])
 
     def doctor(self, repair: bool = True):
         """Check the database (SQLite integrity, schema revision) and every card against the

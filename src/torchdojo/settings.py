@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     judge_prestart: bool = True
     #: Recomputable data (the judge's expected outputs). Default: the user's XDG cache directory.
     cache_dir: Path = Field(default_factory=lambda: user_cache_path("torchdojo", appauthor=False))
+    #: Rank search results by meaning too (MiniLM embeddings in the grader's worker process,
+    #: fused with BM25); off: BM25 with typo correction alone.
+    search_dense: bool = True
     #: Free-text answer grader: ``embedding`` (offline, MiniLM + rubric) or ``llm`` (an
     #: OpenAI-compatible endpoint; when it fails the feedback says so, it never falls back).
     grader: Literal["embedding", "llm"] = "embedding"

@@ -141,13 +141,30 @@ def study(level: Level = None, topic: Topic = None, type_: Type = None,
 
 def search(query: Annotated[str, typer.Argument(help="words to find in titles and answers")],
            level: Level = None, topic: Topic = None, type_: Type = None,
-           limit: Annotated[int, typer.Option(help="most results to show")] = 20) -> None:
-    """Full-text search over the bank (ranked), printed as a table."""
+           limit: Annotated[int, typer.Option(help="most results to show")] = 20,
+           fast: Annotated[bool, typer.Option("--fast", help="rank by words only (BM25 with typo correction): "
+                                              "no model to load")] = False) -> None:
+    """Search the bank: words (BM25, typo-tolerant) and meaning (MiniLM), fused; a table.
+
+    Natural questions, pasted error messages and API names all work. The first search on a new
+    bank computes the entries' embeddings (a minute; cached)."""
     f = _filters(level, topic, type_)
     d = _dojo()
-    results = d.browse(query, f)[:limit]
+    dense = None
+    if not fast and d.settings.search_dense:
+        from torchdojo.grading.model import ModelUnavailable
+
+        with console.status("Loading the model that ranks by meaning (--fast skips it)…"):
+            try:
+                dense = d.local_dense_ranker()
+            except ModelUnavailable as err:
+                console.print(f"[yellow]{escape(str(err))}[/] Ranking by words only.")
+    rows, found = d.search(query, f, dense)
+    results = rows[:limit]
+    if found.did_you_mean:
+        console.print(f"Did you mean [bold]{escape(found.did_you_mean)}[/]? Results include it.")
     if not results:
-        console.print(f"No question matches '{escape(query)}'. Try fewer words or drop a filter.")
+        console.print(f"No question matches '{escape(query)}'. Try other words or drop a filter.")
         raise typer.Exit(1)
     table = Table(title=f"{len(results)} result(s) for '{escape(query)}'", show_lines=False)
     table.add_column("id", style="cyan", no_wrap=True)

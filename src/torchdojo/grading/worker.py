@@ -8,7 +8,11 @@ Two halves in one module:
   name}`` (or ``{"ready": false, "error": ...}`` and exit 1), then one reply per request line
   ``{"id": n, "entry_id": ..., "answer": ...}`` -> ``{"id": n, "feedback": {...}}`` or
   ``{"id": n, "error": ...}``. Bad requests, unknown entries and grader exceptions are replied
-  to and the worker keeps serving; EOF on stdin exits 0. Only protocol lines go to the real
+  to and the worker keeps serving; EOF on stdin exits 0. A search request
+  ``{"id": n, "search": text, "k": 100}`` -> ``{"id": n, "dense": [[entry_id, score], ...]}``
+  ranks entries by embedding (:mod:`torchdojo.store.dense`; the index is built, or read from the
+  cache, in a background thread once the worker is ready; until then the reply is an error and
+  the caller searches lexically). Only protocol lines go to the real
   stdout: file descriptor 1 is pointed at stderr before anything heavy is imported, so library
   prints and progress bars cannot corrupt the protocol.
 - :class:`GraderProcess`: the client a face holds. It imports neither torch nor
@@ -49,7 +53,39 @@ def _send(out: IO[bytes], message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _handle(line: bytes, bank: Bank, grader: Any) -> dict[str, Any]:
+class _DenseSearch:
+    """The worker's dense search: the index is built in a background thread (seconds from the
+    cache, a minute without), queries are answered once it is there."""
+
+    def __init__(self, bank: Bank, grader: Any, cache_dir: Any) -> None:
+        from torchdojo.grading.model import Encoder
+
+        self.encoder = getattr(grader, "encoder", None) or Encoder()
+        self.index = None
+        self.error: str | None = None
+        threading.Thread(target=self._build, args=(bank, cache_dir), name="dense-index", daemon=True).start()
+
+    def _build(self, bank: Bank, cache_dir: Any) -> None:
+        from torchdojo.store.dense import DenseIndex
+
+        try:
+            self.index = DenseIndex.build(bank, self.encoder.encode, cache_dir)
+        except Exception as e:  # the lexical search still answers
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            self.error = f"{type(e).__name__}: {e}"
+
+    def handle(self, rid: Any, text: Any, k: Any) -> dict[str, Any]:
+        if not isinstance(text, str) or not isinstance(k, int) or not 1 <= k <= 1000:
+            return {"id": rid, "error": "malformed search: needs a string 'search' and an integer 'k' in 1..1000"}
+        if self.index is None:
+            return {"id": rid, "error": self.error or "the search index is still being built"}
+        vec = self.encoder.encode([text[:1000]])[0]
+        return {"id": rid, "dense": [[i, round(s, 5)] for i, s in self.index.rank(vec, k)]}
+
+
+def _handle(line: bytes, bank: Bank, grader: Any, dense: _DenseSearch | None = None) -> dict[str, Any]:
     """One request line -> one reply (never raises)."""
     try:
         req = json.loads(line)
@@ -58,6 +94,13 @@ def _handle(line: bytes, bank: Bank, grader: Any) -> dict[str, Any]:
     if not isinstance(req, dict):
         return {"id": None, "error": "malformed request: expected a JSON object"}
     rid = req.get("id")
+    if "search" in req:
+        if dense is None:
+            return {"id": rid, "error": "this worker does not search"}
+        try:
+            return dense.handle(rid, req.get("search"), req.get("k", 100))
+        except Exception as e:
+            return {"id": rid, "error": f"search failed: {type(e).__name__}: {e}"}
     entry_id, answer = req.get("entry_id"), req.get("answer")
     if not isinstance(entry_id, str) or not isinstance(answer, str):
         return {"id": rid, "error": "malformed request: needs string fields 'entry_id' and 'answer'"}
@@ -103,11 +146,12 @@ def main() -> int:
             _send(out, {"ready": False, "error": f"{type(e).__name__}: {e}"})
             return 1
         _send(out, {"ready": True, "grader": grader.name})
+        dense = _DenseSearch(bank, grader, settings.cache_dir) if settings.search_dense else None
         stdin = sys.stdin.buffer
         while line := stdin.readline():
             if not line.strip():
                 continue
-            _send(out, _handle(line, bank, grader))
+            _send(out, _handle(line, bank, grader, dense))
         return 0
     except KeyboardInterrupt:
         return 130
@@ -124,7 +168,8 @@ def _settings_env(settings: Any) -> dict[str, str]:
     """The grading settings of ``settings`` as ``TORCHDOJO_*`` variables, so the worker uses the
     same grader, bank and endpoint as the process that holds the client."""
     env: dict[str, str] = {}
-    for name in ("grader", "bank_dir", "llm_base_url", "llm_model", "llm_api_key", "llm_timeout"):
+    for name in ("grader", "bank_dir", "cache_dir", "search_dense", "llm_base_url", "llm_model", "llm_api_key",
+                 "llm_timeout"):
         value = getattr(settings, name, None)
         if value is not None:
             env[f"TORCHDOJO_{name.upper()}"] = str(value)
@@ -272,41 +317,39 @@ class GraderProcess:
 
     # -- grading --------------------------------------------------------------------------------
 
-    def grade(self, entry: Entry, answer: str, timeout: float | None = None) -> Feedback:
-        """Grade in the worker. ``timeout`` bounds the whole call (waiting for the model to load
-        and for other requests included); None waits as long as the worker lives. Never raises:
-        a failed load, a dead worker, a timeout or a worker error return a failed Feedback."""
+    def _call(self, payload: dict[str, Any], timeout: float | None, lock_timeout: float | None = None,
+              start: bool = True) -> tuple[dict[str, Any] | None, str]:
+        """Send one request and wait for its reply: (reply, "") or (None, why). ``timeout``
+        bounds the whole call (None: as long as the worker lives); ``lock_timeout`` bounds the
+        wait for an earlier request to finish; ``start``: spawn a stopped or dead worker."""
         deadline = None if timeout is None else time.monotonic() + timeout
 
         def left() -> float | None:
             return None if deadline is None else max(0.0, deadline - time.monotonic())
 
-        if not self._request_lock.acquire(timeout=-1 if deadline is None else left()):
-            return failed(entry, self.name, f"the grader was busy with another answer for {timeout:g} s (timeout)")
+        wait = left() if lock_timeout is None else min(lock_timeout, left() or lock_timeout)
+        if not self._request_lock.acquire(timeout=-1 if wait is None else wait):
+            return None, f"the grader was busy with another answer for {timeout:g} s (timeout)"
         try:
             with self._cond:
                 if self._closed:
-                    return failed(entry, self.name, "the grader process was closed (the server is shutting down); "
+                    return None, ("the grader process was closed (the server is shutting down); "
                                   "try again once it is running (a mock interview resumes its grading by itself)")
                 if self._state in ("stopped", "died"):
+                    if not start:
+                        return None, f"the grader is {self._state}"
                     self._spawn()
                 if not self._cond.wait_for(lambda: self._state != "loading", left()):
-                    return failed(
-                        entry,
-                        self.name,
-                        f"the grader was still loading after {timeout:g} s (timeout); try again when it is ready",
-                    )
+                    return None, f"the grader was still loading after {timeout:g} s (timeout); try again when it is ready"
                 if self._state != "ready":
-                    return failed(entry, self.name, self._why or f"the grader is {self._state}")
+                    return None, self._why or f"the grader is {self._state}"
                 proc = self._proc
                 assert proc is not None and proc.stdin is not None
                 self._next_id += 1
                 rid = self._awaiting = self._next_id
                 self._reply = None
             try:
-                proc.stdin.write(
-                    json.dumps({"id": rid, "entry_id": entry.id, "answer": answer}).encode("ascii") + b"\n"
-                )
+                proc.stdin.write(json.dumps({"id": rid, **payload}).encode("ascii") + b"\n")
                 proc.stdin.flush()
             except (OSError, ValueError):  # broken pipe, or stdin closed by close(): the wait below sees it
                 pass
@@ -320,22 +363,60 @@ class GraderProcess:
                     self._awaiting, self._reply = None, None
                 if reply is None:
                     if not got:
-                        return failed(
-                            entry,
-                            self.name,
-                            f"no grade within {timeout:g} s (timeout); the grader process "
-                            "keeps running and its late reply will be discarded",
-                        )
+                        return None, (f"no reply within {timeout:g} s (timeout); the grader process "
+                                      "keeps running and its late reply will be discarded")
                     why = self._why if self._proc is proc else "the grader process was closed"
-                    return failed(entry, self.name, f"{why} while grading; it restarts on the next request")
+                    return None, f"{why} while grading; it restarts on the next request"
+                return reply, ""
         finally:
             self._request_lock.release()
+
+    def grade(self, entry: Entry, answer: str, timeout: float | None = None) -> Feedback:
+        """Grade in the worker. ``timeout`` bounds the whole call (waiting for the model to load
+        and for other requests included); None waits as long as the worker lives. Never raises:
+        a failed load, a dead worker, a timeout or a worker error return a failed Feedback."""
+        reply, why = self._call({"entry_id": entry.id, "answer": answer}, timeout)
+        if reply is None:
+            return failed(entry, self.name, why)
         if "feedback" in reply:
             try:
                 return Feedback.model_validate(reply["feedback"])
             except ValidationError as e:
                 return failed(entry, self.name, f"the grader process returned an invalid Feedback: {e.errors()[:3]}")
         return failed(entry, self.name, f"grader process: {reply.get('error', 'reply without feedback or error')}")
+
+    # -- search ---------------------------------------------------------------------------------
+
+    def dense_search(self, text: str, k: int = 100, timeout: float = 1.0) -> list[tuple[str, float]] | None:
+        """Entries ranked by embedding for ``text`` (see :mod:`torchdojo.store.dense`): (entry id,
+        score) best first, or None — at once — when the worker is not ready, is busy grading
+        (waits at most 0.2 s for it), or its index is still being built: the caller then ranks
+        lexically. Never starts a worker and never raises. A :data:`torchdojo.store.search.DenseRanker`."""
+        with self._cond:
+            if self._state != "ready" or self._closed:
+                return None
+        reply, _why = self._call({"search": text, "k": k}, timeout, lock_timeout=0.2, start=False)
+        if reply is None or not isinstance(reply.get("dense"), list):
+            return None
+        try:
+            return [(str(i), float(s)) for i, s in reply["dense"]]
+        except (TypeError, ValueError):
+            return None
+
+    def dense_ready(self, timeout: float = 120.0) -> bool:
+        """Wait until the worker answers searches (its dense index is built). False on timeout or
+        when the worker cannot search (failed to load, or search switched off)."""
+        deadline = time.monotonic() + timeout
+        if not self.wait_ready(timeout):
+            return False
+        while time.monotonic() < deadline:
+            reply, _ = self._call({"search": "ready?", "k": 1}, max(0.1, deadline - time.monotonic()), start=False)
+            if reply is not None and "dense" in reply:
+                return True
+            if reply is None or "still being built" not in str(reply.get("error", "")):
+                return False
+            time.sleep(0.2)
+        return False
 
 
 def _stop(proc: subprocess.Popen[bytes], timeout: float) -> None:
