@@ -105,7 +105,7 @@ class Dojo:
 
     def stats(self, now: datetime | None = None, days: int = 30):
         """Study statistics at ``now`` (default: the current UTC time): reviews and time per
-        day over ``days`` UTC days, the forecast, true retention, per topic, heat map, mock
+        day over ``days`` UTC days, the 30-day forecast, true retention, per topic, heat map, mock
         scores, challenges (:class:`torchdojo.practice.stats.StudyStats`). Raises
         ``ValueError`` for ``days`` outside 1–365."""
         from torchdojo.practice.stats import study_stats

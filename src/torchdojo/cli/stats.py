@@ -36,7 +36,7 @@ def _fmt(x: float | None, spec: str) -> str:
 
 
 def stats(days: Annotated[int, typer.Option("--days", min=1, max=MAX_DAYS,
-                                            help=f"days of reviews and forecast to show (1–{MAX_DAYS})")] = 30) -> None:
+                                            help=f"days of reviews per day to show (1–{MAX_DAYS}); the forecast is 30 days")] = 30) -> None:
     """Study statistics: reviews and time per day, the due forecast, true retention (young and
     mature), per-topic memory, the last year's activity, mock interview scores, challenges solved.
     Days are UTC days."""
@@ -60,7 +60,7 @@ def stats(days: Annotated[int, typer.Option("--days", min=1, max=MAX_DAYS,
         t.add_row(d.day.isoformat(), str(d.reviews), f"{d.minutes:.1f}", _bar(d.reviews, act.max_reviews, "cyan"))
     console.print(t)
 
-    t = Table(title=f"Due forecast (next {days} days; today includes {fc.overdue} overdue)", expand=False)
+    t = Table(title=f"Due forecast (next {len(fc.days)} days; today includes {fc.overdue} overdue)", expand=False)
     t.add_column("day (UTC)", no_wrap=True)
     t.add_column("due", justify="right")
     t.add_column("", no_wrap=True)
@@ -68,8 +68,8 @@ def stats(days: Annotated[int, typer.Option("--days", min=1, max=MAX_DAYS,
         label = "today" if d.offset == 0 else "tomorrow" if d.offset == 1 else d.day.isoformat()
         t.add_row(label, str(d.due), _bar(d.due, fc.max_due, "magenta"))
     console.print(t)
-    window = f" · next {days} days {fc.total}" if days != 7 else ""
-    console.print(f"Due: today {fc.today} · tomorrow {fc.tomorrow} · next 7 days {fc.next(7)}{window}")
+    console.print(f"Due: today {fc.today} · tomorrow {fc.tomorrow} · next 7 days {fc.next(7)} "
+                  f"· next {len(fc.days)} days {fc.total}")
 
     t = Table(title="True retention (reviews of cards in Review state not rated Again)")
     t.add_column("")

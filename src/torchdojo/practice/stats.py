@@ -576,13 +576,14 @@ def challenge_stats(sessions: sessionmaker[Session], challenges: Mapping) -> Cha
 
 
 def study_stats(sessions: sessionmaker[Session], bank: Bank, scheduler: Scheduler, challenges: Mapping,
-                now: datetime, days: int = 30, heat_days: int = 365) -> StudyStats:
+                now: datetime, days: int = 30, forecast_days: int = 30, heat_days: int = 365) -> StudyStats:
     """All of the above from one read of the database (one replay of the review log).
 
-    ``days``: the window of the reviews-per-day series and of the forecast (1–365);
-    ``heat_days``: the heat map's window. Raises ``ValueError`` for a naive ``now`` or a window
-    out of range."""
+    ``days``: the window of the reviews-per-day series (1–365); ``forecast_days``: the
+    forecast's; ``heat_days``: the heat map's. Raises ``ValueError`` for a naive ``now`` or a
+    window out of range."""
     now, days, heat_days = _utc(now), _check_days(days), _check_days(heat_days)
+    forecast_days = _check_days(forecast_days)
     with sessions() as s:
         logs = _load_logs(s, now)
         rows = list(s.scalars(select(CardRow)))
@@ -590,7 +591,7 @@ def study_stats(sessions: sessionmaker[Session], bank: Bank, scheduler: Schedule
         mocks = _mocks(s, now)
         chal = _challenges(s, challenges)
     facts = replay_facts(logs, scheduler)
-    return StudyStats(now, _activity(facts, now, days), _heat(facts, now, heat_days), _forecast(rows, bank, own, now, days),
+    return StudyStats(now, _activity(facts, now, days), _heat(facts, now, heat_days), _forecast(rows, bank, own, now, forecast_days),
                       _retention(facts, now), _topics(rows, facts, bank, own, scheduler, now), mocks, chal)
 
 
