@@ -28,9 +28,11 @@ Definitions (also in ``docs/study.md``, "Statistics"):
   the desired retention changed since, intervals are the ones the current scheduler gives.
 - **Per topic** (:func:`topic_stats`, taxonomy order): a card belongs to every topic of its
   bank entry (a key-point card ``entry#kp`` to its entry's topics, an own card ``own:<id>`` to
-  its chosen topic). ``learned``: cards reviewed at least once; ``retention``: all-time true
-  retention of those cards; ``mean_stability``: mean FSRS stability in days; ``mean_retrievability``:
-  mean probability of recall at ``now`` (both over learned cards whose state is sound).
+  its chosen topic). ``learned``: cards reviewed at least once by ``now``; ``retention``: all-time
+  true retention of those cards; ``mean_stability``: mean FSRS stability in days;
+  ``mean_retrievability``: mean probability of recall at ``now``. Stability and retrievability
+  come from the same replay (equal to the stored card state, which ``torchdojo doctor`` checks;
+  the replay also gives the state *at* ``now`` when later reviews exist).
 - **Heat map** (:func:`heat_map`): reviews per UTC day for the last 365 days, with a grid
   position (column: week, Monday first; row: weekday, 0 = Monday) and a level 0–4
   (0: none; otherwise ``ceil(4 * reviews / max)``).
@@ -57,7 +59,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.bank.loader import Bank
 from torchdojo.bank.taxonomy import TOPICS
-from torchdojo.practice.flashcards import split_card_id, state_problem
+from torchdojo.practice.flashcards import split_card_id
 from torchdojo.store.models import CardRow, MockRow, OwnCardRow, ReviewLogRow, SubmissionRow
 
 #: Anki's threshold: a review whose interval before it was at least this many days is mature.
@@ -342,6 +344,11 @@ def replay_facts(logs: Iterable[ReviewLogRow], scheduler: Scheduler) -> list[Rev
     """Replay each card's review log (in the order given) through ``scheduler`` from a new card,
     recording the state and scheduled interval each review was given in. Returns one
     :class:`ReviewFact` per log row, in the order given."""
+    return _replay(logs, scheduler)[0]
+
+
+def _replay(logs: Iterable[ReviewLogRow], scheduler: Scheduler) -> tuple[list[ReviewFact], dict[str, Card]]:
+    """(:func:`replay_facts`, each card's state after its last review given)."""
     cards: dict[str, Card] = {}
     out = []
     for log in logs:
@@ -351,7 +358,9 @@ def replay_facts(logs: Iterable[ReviewLogRow], scheduler: Scheduler) -> list[Rev
         out.append(ReviewFact(log.question_id, log.reviewed_at, log.rating, log.duration_ms, card.state, interval))
         if log.rating in _VALID_RATINGS:  # a damaged row (torchdojo doctor reports it) changes nothing here
             cards[log.question_id], _ = scheduler.review_card(card, Rating(log.rating), log.reviewed_at)
-    return out
+        else:
+            cards[log.question_id] = card
+    return out, cards
 
 
 def _activity(facts: Iterable[ReviewFact], now: datetime, days: int) -> Activity:
@@ -450,7 +459,7 @@ def _card_topics(card_id: str, bank: Bank, own: Mapping[int, str | None]) -> lis
     return list(entry.meta.topics) if entry is not None else []
 
 
-def _topics(rows: Iterable[CardRow], facts: Iterable[ReviewFact], bank: Bank, own: Mapping[int, str | None],
+def _topics(cards: Mapping[str, Card], facts: Iterable[ReviewFact], bank: Bank, own: Mapping[int, str | None],
             scheduler: Scheduler, now: datetime) -> list[TopicStats]:
     per_card: dict[str, Rate] = {}
     for f in facts:
@@ -460,20 +469,17 @@ def _topics(rows: Iterable[CardRow], facts: Iterable[ReviewFact], bank: Bank, ow
     rate: dict[str, Rate] = dict.fromkeys(TOPICS, Rate())
     stab: dict[str, list[float]] = {t: [] for t in TOPICS}
     retr: dict[str, list[float]] = {t: [] for t in TOPICS}
-    for r in rows:
-        if r.last_review is None or r.last_review > now:
+    for cid, card in cards.items():
+        topics = _card_topics(cid, bank, own)
+        if not topics:
             continue
-        topics = _card_topics(r.question_id, bank, own)
-        sound = state_problem(r) is None and r.stability is not None
-        if sound:
-            card = Card(card_id=0, state=State(r.state), step=r.step, stability=r.stability,
-                        difficulty=r.difficulty, due=r.due, last_review=r.last_review)
-            p = scheduler.get_card_retrievability(card, now)
+        sound = card.stability is not None and card.last_review is not None
+        p = scheduler.get_card_retrievability(card, now) if sound else None
         for t in topics:
             learned[t] += 1
-            rate[t] += per_card.get(r.question_id, Rate())
+            rate[t] += per_card.get(cid, Rate())
             if sound:
-                stab[t].append(r.stability)
+                stab[t].append(card.stability)
                 retr[t].append(p)
 
     def mean(xs: list[float]) -> float | None:
@@ -556,9 +562,9 @@ def topic_stats(sessions: sessionmaker[Session], bank: Bank, scheduler: Schedule
     now = _utc(now)
     with sessions() as s:
         logs = _load_logs(s, now)
-        rows = list(s.scalars(select(CardRow)))
         own = _own_topics(s)
-    return _topics(rows, replay_facts(logs, scheduler), bank, own, scheduler, now)
+    facts, cards = _replay(logs, scheduler)
+    return _topics(cards, facts, bank, own, scheduler, now)
 
 
 def mock_scores(sessions: sessionmaker[Session], now: datetime) -> list[MockScore]:
@@ -590,9 +596,10 @@ def study_stats(sessions: sessionmaker[Session], bank: Bank, scheduler: Schedule
         own = _own_topics(s)
         mocks = _mocks(s, now)
         chal = _challenges(s, challenges)
-    facts = replay_facts(logs, scheduler)
-    return StudyStats(now, _activity(facts, now, days), _heat(facts, now, heat_days), _forecast(rows, bank, own, now, forecast_days),
-                      _retention(facts, now), _topics(rows, facts, bank, own, scheduler, now), mocks, chal)
+    facts, cards = _replay(logs, scheduler)
+    return StudyStats(now, _activity(facts, now, days), _heat(facts, now, heat_days),
+                      _forecast(rows, bank, own, now, forecast_days), _retention(facts, now),
+                      _topics(cards, facts, bank, own, scheduler, now), mocks, chal)
 
 
 MAX_DAYS = 365
