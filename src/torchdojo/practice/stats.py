@@ -64,6 +64,8 @@ from torchdojo.store.models import CardRow, MockRow, OwnCardRow, ReviewLogRow, S
 
 #: Anki's threshold: a review whose interval before it was at least this many days is mature.
 MATURE_DAYS = 21
+#: The longest window any series may ask for, in days.
+MAX_DAYS = 365
 OWN_PREFIX = "own:"
 _VALID_RATINGS = frozenset(int(r) for r in Rating)
 
@@ -363,7 +365,8 @@ def _replay(logs: Iterable[ReviewLogRow], scheduler: Scheduler) -> tuple[list[Re
     return out, cards
 
 
-def _activity(facts: Iterable[ReviewFact], now: datetime, days: int) -> Activity:
+def _activity(facts: Iterable[ReviewFact | ReviewLogRow], now: datetime, days: int) -> Activity:
+    """Per-day counts from anything with ``reviewed_at`` and ``duration_ms`` (facts or log rows)."""
     today = utc_day(now)
     first = today - timedelta(days=days - 1)
     count = [0] * days
@@ -398,7 +401,7 @@ def _retention(facts: list[ReviewFact], now: datetime) -> TrueRetention:
     return TrueRetention(_window(f for f in facts if f.reviewed_at >= since), _window(facts))
 
 
-def _heat(facts: Iterable[ReviewFact], now: datetime, days: int) -> HeatMap:
+def _heat(facts: Iterable[ReviewFact | ReviewLogRow], now: datetime, days: int) -> HeatMap:
     act = _activity(facts, now, days)
     first = act.days[0].day
     monday = first - timedelta(days=first.weekday())
@@ -523,8 +526,7 @@ def review_activity(sessions: sessionmaker[Session], now: datetime, days: int = 
     now, days = _utc(now), _check_days(days)
     with sessions() as s:
         logs = _load_logs(s, now)
-    facts = [ReviewFact(x.question_id, x.reviewed_at, x.rating, x.duration_ms, State.Learning, None) for x in logs]
-    return _activity(facts, now, days)
+    return _activity(logs, now, days)
 
 
 def heat_map(sessions: sessionmaker[Session], now: datetime, days: int = 365) -> HeatMap:
@@ -533,8 +535,7 @@ def heat_map(sessions: sessionmaker[Session], now: datetime, days: int = 365) ->
     now, days = _utc(now), _check_days(days)
     with sessions() as s:
         logs = _load_logs(s, now)
-    facts = [ReviewFact(x.question_id, x.reviewed_at, x.rating, x.duration_ms, State.Learning, None) for x in logs]
-    return _heat(facts, now, days)
+    return _heat(logs, now, days)
 
 
 def due_forecast(sessions: sessionmaker[Session], bank: Bank, now: datetime, days: int = 30) -> Forecast:
@@ -600,9 +601,6 @@ def study_stats(sessions: sessionmaker[Session], bank: Bank, scheduler: Schedule
     return StudyStats(now, _activity(facts, now, days), _heat(facts, now, heat_days),
                       _forecast(rows, bank, own, now, forecast_days), _retention(facts, now),
                       _topics(cards, facts, bank, own, scheduler, now), mocks, chal)
-
-
-MAX_DAYS = 365
 
 
 def _check_days(days: int) -> int:
