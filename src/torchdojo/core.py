@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cached_property
 
 from torchdojo.bank.loader import Bank, Entry, load_bank
@@ -101,6 +102,16 @@ class Dojo:
         from torchdojo.grading import make_grader
 
         return make_grader(self.settings)
+
+    def stats(self, now: datetime | None = None, days: int = 30):
+        """Study statistics at ``now`` (default: the current UTC time): reviews and time per
+        day over ``days`` UTC days, the 30-day forecast, true retention, per topic, heat map, mock
+        scores, challenges (:class:`torchdojo.practice.stats.StudyStats`). Raises
+        ``ValueError`` for ``days`` outside 1–365."""
+        from torchdojo.practice.stats import study_stats
+
+        return study_stats(self.sessions, self.bank, self.flashcards.scheduler, self.challenges,
+                           now or datetime.now(UTC), days=days)
 
     def verification(self, entry: Entry) -> Verification | None:
         """The PyTorch version the entry's examples last passed on (from ``bank/verified.json``);
