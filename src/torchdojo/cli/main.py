@@ -35,6 +35,11 @@ app.add_typer(scorecards.app, name="scorecards")
 from torchdojo.cli import interview  # noqa: E402
 
 app.add_typer(interview.app, name="interview")
+from torchdojo.cli import data  # noqa: E402
+
+app.add_typer(data.app, name="export")
+app.command()(data.backup)
+app.command()(data.restore)
 
 if __name__ == "__main__":
     app()
