@@ -337,3 +337,63 @@ def test_cli_backup_restore_export(seeded, tmp_path):
     assert zipfile.is_zipfile(apkg) and "notes" in r.output
     r = _cli(src, "export", "anki", "--topic", "cooking", "-o", str(apkg))
     assert r.exit_code == 1 and "topic" in r.output and "cooking" in r.output
+
+
+# -- web -----------------------------------------------------------------------------------------
+@pytest.fixture
+def seeded_server(seeded):
+    from conftest import Server
+
+    srv = Server(seeded.settings.database_url)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_web_downloads_and_restore(seeded_server, seeded, tmp_path):
+    import httpx
+    from conftest import Server
+
+    base = seeded_server.url
+    page = httpx.get(base + "/data")
+    assert page.status_code == 200 and 'href="/data/backup.json"' in page.text and 'href="/data"' in page.text
+    r = httpx.get(base + "/data/backup.json")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    assert r.headers["content-disposition"].startswith('attachment; filename="torchdojo-backup-')
+    text = r.text
+    assert _without_time(text) == _without_time(seeded.data.backup_json())
+    r = httpx.get(base + "/data/reviews.csv")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    assert r.text.count("\n") == 1 + len(seeded.flashcards.history())
+    r = httpx.get(base + "/data/deck.apkg", params={"topic": ["autograd", "tensors"], "level": "junior", "own": "true"})
+    assert r.status_code == 200 and zipfile.is_zipfile(io.BytesIO(r.content))
+    r = httpx.get(base + "/data/deck.apkg", params={"topic": "cooking"})
+    assert r.status_code == 400 and "unknown topic" in r.text
+
+    # restore into a second server with an empty database
+    target = Server(f"sqlite:///{tmp_path / 'web-target' / 'torchdojo.db'}")
+    target.start()
+    try:
+        up = target.url + "/data/restore"
+        bad = text.replace('"rating": 3', '"rating": "x"', 1)
+        r = httpx.post(up, files={"file": ("bad.json", bad.encode(), "application/json")})
+        assert r.status_code == 400 and "bad.json" in r.text and "column &#39;rating&#39;" in r.text
+        r = httpx.post(up, files={"file": ("b.json", b"{not json", "application/json")})
+        assert r.status_code == 400 and "line 1, column 2" in r.text
+        # the cross-origin guard covers the upload
+        r = httpx.post(up, files={"file": ("b.json", text.encode(), "application/json")},
+                       headers={"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site"})
+        assert r.status_code == 403
+        r = httpx.post(up, files={"file": ("b.json", text.encode(), "application/json")})
+        assert r.status_code == 200 and "Restored" in r.text and "Every card equals" in r.text, r.text[-2000:]
+        again = httpx.get(target.url + "/data/backup.json").text
+        assert _without_time(again) == _without_time(text)
+        # a database with data: replaced only with the box ticked
+        r = httpx.post(up, files={"file": ("b.json", text.encode(), "application/json")})
+        assert r.status_code == 409 and "already holds" in r.text
+        r = httpx.post(up, files={"file": ("b.json", text.encode(), "application/json")}, data={"replace": "true"})
+        assert r.status_code == 200 and "deleted first" in r.text
+    finally:
+        target.stop()
+    d = _dojo(tmp_path, "web-target")
+    assert all_rows(d) == all_rows(seeded)

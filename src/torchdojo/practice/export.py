@@ -118,6 +118,13 @@ class StudyData:
         report = backup.restore(self.sessions, data, replace=replace)
         return RestoreResult(report, self.flashcards.check(repair=False))
 
+    def counts(self) -> dict[str, int]:
+        """Rows per backed-up table (what a backup would hold)."""
+        from sqlalchemy import func
+
+        with self.sessions() as s:
+            return {t.name: s.scalar(select(func.count()).select_from(t)) or 0 for t in backup.backup_tables()}
+
     # -- review log for FSRS tools ---------------------------------------------------------
     def review_rows(self) -> list[dict]:
         """The review log as rows of :data:`REVIEW_CSV_COLUMNS` (see the module docstring), in
