@@ -47,3 +47,11 @@ def test_download_the_backup_from_the_page_and_restore_it(server, browser, tmp_p
     d = Dojo(Settings(bank_dir=BANK, database_url=server.db_url))
     assert len(d.flashcards.history()) == 1 and d.flashcards.check(repair=False) == []
     page.close()
+
+
+def test_data_page_fits_a_phone(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(server.url + "/data")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"/data scrolls sideways by {overflow}px at 390px"
+    page.close()
