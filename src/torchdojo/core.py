@@ -93,6 +93,14 @@ class Dojo:
         return Interviews(self.sessions, self.bank, self.scorecards)
 
     @cached_property
+    def data(self):
+        """Export and backup (:class:`torchdojo.practice.export.StudyData`): Anki deck, review
+        log CSV for FSRS tools, full JSON backup and restore."""
+        from torchdojo.practice.export import StudyData
+
+        return StudyData(self.sessions, self.bank, self.flashcards)
+
+    @cached_property
     def grader(self):
         """The free-text answer grader the settings choose (see :mod:`torchdojo.grading`).
 

@@ -38,6 +38,11 @@ app.add_typer(interview.app, name="interview")
 from torchdojo.cli.stats import stats  # noqa: E402
 
 app.command()(stats)
+from torchdojo.cli import data  # noqa: E402
+
+app.add_typer(data.app, name="export")
+app.command()(data.backup)
+app.command()(data.restore)
 
 if __name__ == "__main__":
     app()
