@@ -18,7 +18,7 @@ from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
 from torchdojo.grading.feedback import BANDS
 from torchdojo.judge.display import format_mismatch, format_values
-from torchdojo.practice.flashcards import CardStateError
+from torchdojo.practice.flashcards import CardStateError, FilterError
 from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
@@ -54,6 +54,16 @@ templates.env.filters["snippet"] = _snippet
 templates.env.filters["judge_values"] = format_values
 templates.env.filters["judge_mismatch"] = format_mismatch
 templates.env.filters["duration"] = _duration
+
+
+def _chip_topics(topics, kind: str) -> list[str]:
+    """The topic chips to show beside a type/kind chip: each label once, so a topic whose name
+    repeats the type ("debugging" · "Debugging", "debug" · "Debugging") is left out."""
+    kind = (kind or "").lower()
+    return [t for t in topics if not (kind and TOPICS.get(t, t).lower().startswith(kind))]
+
+
+templates.env.filters["chip_topics"] = _chip_topics
 
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
@@ -124,6 +134,12 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     async def card_state(request: Request, exc: CardStateError) -> HTMLResponse:
         return templates.TemplateResponse(request, "error.html", {"title": "This card cannot be shown",
                                                                   "detail": str(exc)}, status_code=409)
+
+    @app.exception_handler(FilterError)
+    async def filter_error(request: Request, exc: FilterError) -> HTMLResponse:
+        # e.g. /review?level=expert: never silently ignored, never a 500
+        return templates.TemplateResponse(request, "error.html", {"title": "Unknown filter", "detail": str(exc)},
+                                          status_code=400)
 
     @app.exception_handler(404)
     async def not_found(request: Request, exc) -> HTMLResponse:
