@@ -56,11 +56,15 @@ templates.env.filters["judge_mismatch"] = format_mismatch
 templates.env.filters["duration"] = _duration
 
 
+#: A challenge kind that names the same thing as a topic.
+_KIND_TOPIC = {"debug": "debugging"}
+
+
 def _chip_topics(topics, kind: str) -> list[str]:
-    """The topic chips to show beside a type/kind chip: each label once, so a topic whose name
-    repeats the type ("debugging" · "Debugging", "debug" · "Debugging") is left out."""
-    kind = (kind or "").lower()
-    return [t for t in topics if not (kind and TOPICS.get(t, t).lower().startswith(kind))]
+    """The topic chips to show beside a question type / challenge kind chip: each label once, so
+    the topic that repeats the type ("debugging" · "Debugging", "debug" · "Debugging") is left out."""
+    same = _KIND_TOPIC.get(kind, kind)
+    return [t for t in topics if t != same]
 
 
 templates.env.filters["chip_topics"] = _chip_topics
