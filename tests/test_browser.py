@@ -23,6 +23,8 @@ def test_search_open_question_and_complete_a_review(server, browser):
     page.locator(".result-title", has_text="view() vs reshape()").click()
     expect(page).to_have_url(re.compile(r"/questions/view-reshape-contiguous$"))
     expect(page.locator("h1")).to_contain_text("view() vs reshape() vs contiguous()")
+    expect(page.locator("figure.runnable").first).to_be_hidden()  # the model answer is folded: answer first
+    page.get_by_text("Show the model answer").click()
     expect(page.locator("figure.runnable").first).to_be_visible()
 
     # Review: reveal with the keyboard, rate with a click, next card arrives in place.

@@ -7,6 +7,7 @@ breaking change for the bank and for stored progress: add, never rename.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 #: slug -> human-readable name, in the order the interfaces list them.
@@ -61,3 +62,14 @@ QUESTION_TYPES: tuple[str, ...] = ("concept", "coding", "debugging", "system-des
 #: ``multi-gpu``: two or more CUDA devices. ``multiprocess``: spawns several processes
 #: (e.g. torch.distributed with the gloo backend on CPU).
 NEEDS: tuple[str, ...] = ("cpu", "cuda", "multi-gpu", "multiprocess")
+
+
+def topic_counts(topic_lists: Iterable[Sequence[str]]) -> dict[str, int]:
+    """How many items (entries, challenges: pass each one's ``topics``) carry each topic slug,
+    for every slug of :data:`TOPICS` in taxonomy order (0 for none); an item counts once per topic."""
+    counts = dict.fromkeys(TOPICS, 0)
+    for topics in topic_lists:
+        for slug in set(topics):
+            if slug in counts:
+                counts[slug] += 1
+    return counts

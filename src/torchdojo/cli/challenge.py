@@ -7,16 +7,18 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+
+from torchdojo.cli.markdown import Markdown
+from torchdojo.judge.service import JUDGE_ERROR_ONLY
 
 app = typer.Typer(help="Coding challenges graded by a sandboxed judge with hidden tests.", no_args_is_help=True)
 console = Console(highlight=False)
 
 Unsafe = Annotated[bool, typer.Option("--unsafe-local", help="run WITHOUT isolation (only if the sandbox cannot run)")]
-COLORS = {"Accepted": "green", "Wrong Answer": "red", "Judge Error": "magenta"}
+COLORS = {"Accepted": "green", "Wrong Answer": "red", "Judge Error": "magenta", JUDGE_ERROR_ONLY: "magenta"}
 
 
 def _service(unsafe: bool):

@@ -12,11 +12,12 @@ app.add_typer(bank.app, name="bank")
 from torchdojo.cli.serve import serve  # noqa: E402
 
 app.command()(serve)
-from torchdojo.cli.study import search, show, study  # noqa: E402
+from torchdojo.cli.study import search, show, study, topics  # noqa: E402
 
 app.command()(study)
 app.command()(search)
 app.command()(show)
+app.command()(topics)
 from torchdojo.cli import challenge  # noqa: E402
 
 app.add_typer(challenge.app, name="challenge")

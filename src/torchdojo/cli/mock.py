@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console, Group
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -26,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
+from torchdojo.cli.markdown import Markdown
 
 if TYPE_CHECKING:
     from torchdojo.grading.feedback import Feedback

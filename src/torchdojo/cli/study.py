@@ -1,4 +1,4 @@
-"""``torchdojo study``, ``torchdojo search`` and ``torchdojo show``: the bank in the terminal."""
+"""``torchdojo study``, ``search``, ``show`` and ``topics``: the bank in the terminal."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console, Group
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.panel import Panel
 from rich.prompt import Prompt
@@ -16,13 +15,14 @@ from rich.text import Text
 
 from torchdojo.bank.loader import Entry
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
+from torchdojo.cli.markdown import Markdown
 from torchdojo.practice.flashcards import CardChangedError, CardStateError, Filters
 from torchdojo.store.search import HL_END, HL_START
 
 console = Console(highlight=False)
 
 Level = Annotated[str | None, typer.Option(help=f"one of {', '.join(LEVELS)}")]
-Topic = Annotated[str | None, typer.Option(help="a topic slug, e.g. autograd")]
+Topic = Annotated[str | None, typer.Option(help="a topic slug, e.g. autograd (list them: torchdojo topics)")]
 Type = Annotated[str | None, typer.Option("--type", help=f"one of {', '.join(QUESTION_TYPES)}")]
 
 
@@ -44,10 +44,13 @@ def _fmt(td) -> str:
     return f"{max(1, round(s / 60))}m" if s < 3600 else f"{round(s / 3600)}h" if s < 86400 else f"{round(s / 86400)}d"
 
 
-def _front(e: Entry, remaining: int) -> Panel:
+def _front(e: Entry, remaining: int | None) -> Panel:
+    """The front of a card; titled with the cards left in the session, or (``remaining`` None,
+    ``torchdojo show``) with the entry's id."""
     m = e.meta
     sub = f"{m.level} · {m.type} · {', '.join(TOPICS[t] for t in m.topics)}"
-    return Panel(Text(m.title, style="bold"), title=f"[dim]{remaining} left[/]", subtitle=sub, padding=(1, 2))
+    title = f"[dim]{remaining} left[/]" if remaining is not None else f"[bold cyan]{escape(e.id)}[/]"
+    return Panel(Text(m.title, style="bold"), title=title, subtitle=sub, padding=(1, 2))
 
 
 def _kp_prompt(e: Entry, kp) -> str:
@@ -186,5 +189,22 @@ def show(entry_id: Annotated[str, typer.Argument(help="the entry id, e.g. view-r
     if e is None:
         console.print(f"No entry '{escape(entry_id)}'. Find ids with: torchdojo search WORDS")
         raise typer.Exit(1)
-    console.print(_front(e, 0))
+    console.print(_front(e, None))
     console.print(_back(e, full=True))
+
+
+def topics() -> None:
+    """The topic slugs that --topic takes, with how many questions and challenges each has."""
+    from torchdojo.bank.taxonomy import topic_counts
+
+    d = _dojo()
+    questions = topic_counts(e.meta.topics for e in d.bank)
+    challenges = topic_counts(ch.meta.topics for ch in d.challenges.values())
+    table = Table(title=f"{len(TOPICS)} topics")
+    table.add_column("slug (--topic)", style="cyan", no_wrap=True)
+    table.add_column("topic")
+    table.add_column("questions", justify="right")
+    table.add_column("challenges", justify="right")
+    for slug, name in TOPICS.items():
+        table.add_row(slug, name, str(questions[slug]), str(challenges[slug]))
+    console.print(table)

@@ -22,7 +22,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.judge.challenge import Challenge, load_challenges
 from torchdojo.judge.execution import Backend
+from torchdojo.judge.verdicts import Verdict
 from torchdojo.store.models import ChallengeProgressRow, SubmissionRow
+
+#: The best verdict of a challenge whose every full submission ended in a Judge Error: the judge
+#: failed each time, which says nothing about the code.
+JUDGE_ERROR_ONLY = "Judge Error only (not a verdict on your code)"
 
 
 class UnknownChallengeError(KeyError):
@@ -187,11 +192,18 @@ class JudgeService:
             return list(s.scalars(q))
 
     def best_verdicts(self) -> dict[str, str]:
-        """Per challenge, Accepted if any full submission was accepted, else the latest verdict."""
+        """Per challenge with a full submission: Accepted if any was accepted, else the latest
+        verdict about the code. A Judge Error says nothing about the code (the judge failed), so
+        it counts only when it is all there is, and then reads :data:`JUDGE_ERROR_ONLY`."""
         best: dict[str, str] = {}
         for row in self.history():  # newest first
-            if row.mode == "submit" and (row.verdict == "Accepted" or row.challenge_id not in best):
-                best[row.challenge_id] = row.verdict
+            if row.mode != "submit":
+                continue
+            cid, verdict = row.challenge_id, row.verdict
+            if verdict == Verdict.JUDGE_ERROR.value:
+                best.setdefault(cid, JUDGE_ERROR_ONLY)
+            elif verdict == Verdict.ACCEPTED.value or best.get(cid, JUDGE_ERROR_ONLY) == JUDGE_ERROR_ONLY:
+                best[cid] = verdict
         return best
 
     def statuses(self) -> dict[str, str]:

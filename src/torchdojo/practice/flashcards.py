@@ -37,7 +37,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.bank.loader import Bank, Entry
-from torchdojo.bank.taxonomy import TOPICS
+from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.store.models import CardRow, ReviewLogRow
 
 RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
@@ -55,6 +55,25 @@ class CardChangedError(RuntimeError):
 class CardStateError(RuntimeError):
     """A card's stored FSRS state is impossible (e.g. Relearning without a step), so it cannot
     be scheduled; ``torchdojo doctor`` rebuilds it from its review log."""
+
+
+class FilterError(ValueError):
+    """A filter value that is not allowed; ``field`` names the filter (``level``, ``topic``,
+    ``type``, ``status`` …), ``allowed`` its values. The message says both."""
+
+    def __init__(self, field: str, value: str, allowed: Iterable[str]) -> None:
+        self.field, self.value, self.allowed = field, value, tuple(allowed)
+        super().__init__(f"Unknown {field} '{value[:60]}': use one of {', '.join(self.allowed)} (or leave it empty for any).")
+
+
+def check_filter(field: str, value: str | None, allowed: Iterable[str]) -> str | None:
+    """``value`` if it is one of ``allowed``; None for None or "" (any). Raises :class:`FilterError`."""
+    if value is None or value == "":
+        return None
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise FilterError(field, value, allowed)
+    return value
 
 
 KP_SEP = "#"
@@ -77,6 +96,14 @@ class Filters:
     level: str | None = None
     topic: str | None = None
     type: str | None = None
+
+    @classmethod
+    def parse(cls, level: str | None = None, topic: str | None = None, type: str | None = None) -> Filters:
+        """Filters from user input (query string, command line): None or "" means any; any other
+        value must be a level, topic slug or question type of the taxonomy, else
+        :class:`FilterError` (never silently ignored)."""
+        return cls(level=check_filter("level", level, LEVELS), topic=check_filter("topic", topic, TOPICS),
+                   type=check_filter("type", type, QUESTION_TYPES))
 
     def match(self, e: Entry) -> bool:
         m = e.meta

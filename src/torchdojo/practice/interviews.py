@@ -409,9 +409,9 @@ class Interviews:
 
     def html(self, interview_id: int) -> str:
         """The Markdown export as a standalone HTML document (print styles included)."""
-        from markdown_it import MarkdownIt
+        from torchdojo.bank.markup import parser
 
-        md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+        md = parser("commonmark", {"linkify": False})
         iv = self.get(interview_id)
         title = f"Interview scorecard #{iv.id}"
         body = md.render(self.markdown(interview_id))

@@ -18,7 +18,7 @@ from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
 from torchdojo.grading.feedback import BANDS
 from torchdojo.judge.display import format_mismatch, format_values
-from torchdojo.practice.flashcards import CardStateError
+from torchdojo.practice.flashcards import CardStateError, FilterError
 from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
@@ -54,6 +54,20 @@ templates.env.filters["snippet"] = _snippet
 templates.env.filters["judge_values"] = format_values
 templates.env.filters["judge_mismatch"] = format_mismatch
 templates.env.filters["duration"] = _duration
+
+
+#: A challenge kind that names the same thing as a topic.
+_KIND_TOPIC = {"debug": "debugging"}
+
+
+def _chip_topics(topics, kind: str) -> list[str]:
+    """The topic chips to show beside a question type / challenge kind chip: each label once, so
+    the topic that repeats the type ("debugging" · "Debugging", "debug" · "Debugging") is left out."""
+    same = _KIND_TOPIC.get(kind, kind)
+    return [t for t in topics if t != same]
+
+
+templates.env.filters["chip_topics"] = _chip_topics
 
 
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
@@ -135,6 +149,12 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     async def card_state(request: Request, exc: CardStateError) -> HTMLResponse:
         return templates.TemplateResponse(request, "error.html", {"title": "This card cannot be shown",
                                                                   "detail": str(exc)}, status_code=409)
+
+    @app.exception_handler(FilterError)
+    async def filter_error(request: Request, exc: FilterError) -> HTMLResponse:
+        # e.g. /review?level=expert: never silently ignored, never a 500
+        return templates.TemplateResponse(request, "error.html", {"title": "Unknown filter", "detail": str(exc)},
+                                          status_code=400)
 
     @app.exception_handler(404)
     async def not_found(request: Request, exc) -> HTMLResponse:

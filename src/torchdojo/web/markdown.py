@@ -1,7 +1,8 @@
 """Markdown to HTML for the web face: markdown-it-py (CommonMark + tables) and Pygments.
 
 Raw HTML in bank files is not passed through (``html=False``), so a bank file cannot
-inject markup. Runnable examples get a caption saying they are executed by ``bank verify``.
+inject markup; identifiers such as ``__init__`` stay literal (:mod:`torchdojo.bank.markup`).
+Runnable examples get a caption saying they are executed by ``bank verify``.
 """
 
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from markdown_it import MarkdownIt
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from torchdojo.bank.markup import parser
 
 _FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -26,7 +28,7 @@ def _highlight(code: str, lang: str, _attrs: str) -> str:
     return highlight(code, lexer, _FORMATTER)
 
 
-_md = MarkdownIt("commonmark", {"html": False, "linkify": False, "highlight": _highlight}).enable("table")
+_md = parser("commonmark", {"linkify": False, "highlight": _highlight})
 _default_fence = _md.renderer.rules["fence"]
 
 

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from torchdojo.bank.taxonomy import LEVELS, TOPICS
+from torchdojo.practice.flashcards import FilterError, check_filter
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import DbId, dojo, is_htmx
 
@@ -20,25 +21,32 @@ MAX_CODE = 100_000
 
 
 STATUSES = ("solved", "attempted", "new")
+#: Submissions listed on a challenge's page (the latest; the heading gives the total).
+HISTORY_SHOWN = 20
 
 
 @router.get("/challenges", response_class=HTMLResponse)
 def challenges(request: Request, q: str = Query("", max_length=200), level: str | None = None,
                topic: str | None = None, status: str | None = None):
     """The list: search (title or id), filters (level, topic, status) and the solved counter.
-    Unknown filter values mean 'any'. HTMX asks for the list only."""
+    Empty filter values mean 'any'; an unknown one is a 400 whose page names the allowed values.
+    HTMX asks for the list only."""
     d = dojo(request)
-    level = level if level in LEVELS else None
-    status = status if status in STATUSES else None
     topics = sorted({t for ch in d.judge.challenges.values() for t in ch.meta.topics}, key=lambda t: TOPICS.get(t, t))
-    topic = topic if topic in topics else None
+    error = None
+    try:
+        level = check_filter("level", level, LEVELS)
+        topic = check_filter("topic", topic, topics)
+        status = check_filter("status", status, STATUSES)
+    except FilterError as e:
+        error, level, topic, status = str(e), None, None, None
     found, statuses = d.judge.find(q, level, topic, status)
-    ctx = {"found": found, "best": d.judge.best_verdicts(), "q": q, "level": level, "topic": topic,
+    ctx = {"found": [] if error else found, "best": d.judge.best_verdicts(), "q": q, "level": level, "topic": topic,
            "status": status, "topics": topics, "statuses": STATUSES, "total": len(d.judge.challenges),
-           "solved": sum(v == "solved" for cid, v in statuses.items() if cid in d.judge.challenges)}
-    if is_htmx(request):
-        return templates.TemplateResponse(request, "partials/challenge_list.html", ctx)
-    return templates.TemplateResponse(request, "challenges.html", ctx)
+           "solved": sum(v == "solved" for cid, v in statuses.items() if cid in d.judge.challenges),
+           "filter_error": error}
+    name = "partials/challenge_list.html" if is_htmx(request) else "challenges.html"
+    return templates.TemplateResponse(request, name, ctx, status_code=400 if error else 200)
 
 
 def _challenge(request: Request, challenge_id: str):
@@ -55,7 +63,8 @@ def challenge(request: Request, challenge_id: str):
     history = d.judge.history(ch.id)
     code = history[0].code if history else ch.starter
     return templates.TemplateResponse(request, "challenge.html", {"ch": ch, "m": ch.meta, "code": code,
-                                                                  "history": history[:20], "bank": d.bank,
+                                                                  "history": history[:HISTORY_SHOWN],
+                                                                  "history_total": len(history), "bank": d.bank,
                                                                   **_learning(d, ch)})
 
 

@@ -6,7 +6,6 @@ from typing import Annotated
 
 from fastapi import Path, Request
 
-from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
 from torchdojo.practice.flashcards import Filters
 
@@ -16,12 +15,9 @@ def dojo(request: Request) -> Dojo:
 
 
 def filters(level: str | None = None, topic: str | None = None, type: str | None = None) -> Filters:
-    """Filters from query parameters; unknown or empty values mean 'any'."""
-    return Filters(
-        level=level if level in LEVELS else None,
-        topic=topic if topic in TOPICS else None,
-        type=type if type in QUESTION_TYPES else None,
-    )
+    """Filters from query parameters; empty values mean 'any'. An unknown value raises
+    :class:`~torchdojo.practice.flashcards.FilterError` (the app answers 400 with the allowed values)."""
+    return Filters.parse(level, topic, type)
 
 
 def is_htmx(request: Request) -> bool:

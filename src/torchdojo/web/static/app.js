@@ -9,3 +9,20 @@ document.addEventListener("keydown", (ev) => {
 document.addEventListener("change", (ev) => {
   if (ev.target.matches("select[data-autosubmit]") && ev.target.form) ev.target.form.submit();
 });
+
+// "/" focuses the page's search box (the list's own search where there is one, else the header's),
+// as on GitHub; Escape leaves a search box. Never while typing in a field or the code editor.
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && ev.target.matches && ev.target.matches("input[type=search]")) {
+    ev.target.blur();
+    return;
+  }
+  if (ev.key !== "/" || ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
+  const t = ev.target;
+  if (t.closest && t.closest("input, textarea, select, [contenteditable], .cm-editor")) return;
+  const box = document.querySelector("main input[type=search]") || document.querySelector(".quicksearch input");
+  if (!box) return;
+  ev.preventDefault();
+  box.focus();
+  box.select();
+});

@@ -11,3 +11,16 @@ document.addEventListener("htmx:beforeSwap", (ev) => {
     ev.detail.isError = false;
   }
 });
+// The model answer stays folded until the learner has answered: open it once feedback arrives,
+// and when a link points at it ("Now compare with the model answer").
+document.addEventListener("htmx:afterSwap", (ev) => {
+  if (ev.detail.target.id === "practice-result" && ev.detail.xhr.status === 200) {
+    const model = document.getElementById("model-answer");
+    if (model) model.open = true;
+  }
+});
+document.addEventListener("click", (ev) => {
+  const link = ev.target.closest('a[href="#model-answer"]');
+  const model = document.getElementById("model-answer");
+  if (link && model) model.open = true;
+});
