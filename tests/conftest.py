@@ -23,6 +23,9 @@ TORCHDOJO = str(VENV_BIN / "torchdojo")
 # Every app a test starts (in this process or as `torchdojo serve`) would start the judge's server
 # at start-up; only the tests about that ask for it (TORCHDOJO_JUDGE_PRESTART=1 in their env).
 os.environ["TORCHDOJO_JUDGE_PRESTART"] = "0"
+# Every server's grader worker would build the search's dense index of the whole bank (minutes of
+# CPU); only the search tests ask for it, over a small bank (TORCHDOJO_SEARCH_DENSE=1 in their env).
+os.environ["TORCHDOJO_SEARCH_DENSE"] = "0"
 # Expected outputs are cached per test session, never in the user's own cache.
 os.environ.setdefault("TORCHDOJO_CACHE_DIR", tempfile.mkdtemp(prefix="torchdojo-test-cache-"))
 

@@ -81,7 +81,16 @@ class _DenseSearch:
             return {"id": rid, "error": "malformed search: needs a string 'search' and an integer 'k' in 1..1000"}
         if self.index is None:
             return {"id": rid, "error": self.error or "the search index is still being built"}
-        vec = self.encoder.encode([text[:1000]])[0]
+        import torch
+
+        # One short query: one thread is several times faster than two fighting over a busy
+        # machine (measured 9 ms vs 15-150 ms); the grader gets its threads back after.
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            vec = self.encoder.encode([text[:1000]])[0]
+        finally:
+            torch.set_num_threads(threads)
         return {"id": rid, "dense": [[i, round(s, 5)] for i, s in self.index.rank(vec, k)]}
 
 

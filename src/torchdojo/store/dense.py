@@ -66,6 +66,11 @@ class DenseIndex:
         self.owner = owner.astype(np.int64)
         self.kind = kind.astype(np.int8)
         self._head = np.isin(self.kind, (TITLE, SHORT))
+        # Texts are stored entry by entry (owner is non-decreasing, every entry has a title), so a
+        # per-entry max is one reduceat over the first row of each entry.
+        if len(self.owner) and (np.any(np.diff(self.owner) < 0) or len(np.unique(self.owner)) != len(ids)):
+            raise ValueError("dense index rows must be grouped by entry, every entry with at least one text")
+        self._starts = np.flatnonzero(np.r_[True, np.diff(self.owner) != 0]) if len(self.owner) else self.owner
 
     @classmethod
     def build(cls, bank: Bank, encode: Callable[[list[str]], np.ndarray], cache_dir: Path | None) -> DenseIndex:
@@ -96,12 +101,11 @@ class DenseIndex:
     def rank(self, query_vec: np.ndarray, k: int = 100) -> list[tuple[str, float]]:
         """Entries best first for one query embedding (384,) float32: (entry id, score), where
         the score blends the best text and the best of title/short answer (module doc)."""
+        if not len(self.ids):
+            return []
         cos = self.matrix @ np.asarray(query_vec, dtype=np.float32).reshape(-1)
-        n = len(self.ids)
-        best = np.full(n, -1.0, dtype=np.float32)
-        np.maximum.at(best, self.owner, cos)
-        head = np.full(n, -1.0, dtype=np.float32)
-        np.maximum.at(head, self.owner[self._head], cos[self._head])
+        best = np.maximum.reduceat(cos, self._starts)
+        head = np.maximum.reduceat(np.where(self._head, cos, -1.0), self._starts)
         score = 0.5 * best + 0.5 * head
         top = np.argsort(-score)[:k]
         return [(self.ids[i], float(score[i])) for i in top]
