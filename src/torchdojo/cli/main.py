@@ -35,6 +35,11 @@ app.add_typer(scorecards.app, name="scorecards")
 from torchdojo.cli import interview  # noqa: E402
 
 app.add_typer(interview.app, name="interview")
+from torchdojo.cli import cards  # noqa: E402
+
+app.add_typer(cards.app, name="cards")
+app.command()(cards.note)
+app.command()(cards.bookmark)
 
 if __name__ == "__main__":
     app()
