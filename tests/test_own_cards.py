@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from conftest import BANK
 from fsrs import State
 from sqlalchemy import select
 from typer.testing import CliRunner
 
-from conftest import BANK
 from torchdojo.practice.card_browser import PAGE_SIZE, CardQuery, CardQueryError, parse_query
 from torchdojo.practice.flashcards import CardChangedError, UnknownEntryError
 from torchdojo.practice.notes import MAX_NOTE_CHARS, NoteError, UnknownCardError
