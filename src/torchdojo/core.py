@@ -52,6 +52,34 @@ class Dojo:
         self.level_counts = {lv: sum(1 for e in self.bank if e.meta.level == lv) for lv in ("junior", "mid", "senior")}
 
     @cached_property
+    def own_cards(self):
+        """Cards the learner wrote (:class:`torchdojo.practice.own_cards.OwnCards`), ids ``own:<n>``."""
+        from torchdojo.practice.own_cards import OwnCards
+
+        return OwnCards(self.sessions)
+
+    @cached_property
+    def notes(self):
+        """Notes and bookmarks on any card (:class:`torchdojo.practice.notes.Notes`)."""
+        from torchdojo.practice.flashcards import UnknownEntryError
+        from torchdojo.practice.notes import Notes
+
+        def exists(card_id: str) -> bool:
+            try:
+                self.flashcards.card(card_id)
+                return True
+            except UnknownEntryError:
+                return False
+
+        return Notes(self.sessions, exists)
+
+    def cards(self, query=None, now=None):
+        """One page of the card browser (:func:`torchdojo.practice.card_browser.list_cards`)."""
+        from torchdojo.practice.card_browser import CardQuery, list_cards
+
+        return list_cards(self.flashcards, query or CardQuery(), now)
+
+    @cached_property
     def index(self) -> SearchIndex:
         return SearchIndex(self.bank)
 

@@ -62,6 +62,17 @@ def answer(
 
     d = _dojo()
     entry = d.bank.get(entry_id)
+    if entry is None and entry_id.startswith("own:"):  # an own card: graded on its key points (kp1…kpN)
+        from torchdojo.practice.flashcards import UnknownEntryError
+
+        try:
+            entry = d.flashcards.card(entry_id)[0]
+        except UnknownEntryError:
+            entry = None
+        if entry is not None and not entry.meta.key_points:
+            console.print(f"[red]Own card '{escape(entry_id)}' has no key points, so an answer to it cannot be graded:[/] "
+                          f"rate yourself in review, or add some: torchdojo cards edit {escape(entry_id)} --key-point …")
+            raise typer.Exit(2)
     if entry is None:
         console.print(f"[red]No question with id '{escape(entry_id)}'.[/] Find ids with: torchdojo search WORDS")
         raise typer.Exit(2)
@@ -73,7 +84,7 @@ def answer(
             console.print(f"[red]Cannot read the answer from {escape(str(file))}:[/] {escape(str(e))}")
             raise typer.Exit(2) from None
     m = entry.meta
-    sub = f"{m.level} · {m.type} · {', '.join(TOPICS.get(t, t) for t in m.topics)}"
+    sub = f"{m.level or 'any level'} · {m.type} · {', '.join(TOPICS.get(t, t) for t in m.topics)}"
     console.print(Panel(Text(m.title, style="bold"), title=Text(entry.id), subtitle=Text(sub), padding=(1, 2)))
     if file is not None:
         console.print(Text(f"Answer read from {file}:"))
@@ -111,8 +122,7 @@ def answer(
             review_one(d, sid, "Your scorecard")
         except (KeyboardInterrupt, EOFError):
             console.print("\nStopped: the marks you set are saved.")
-    console.print(
-        f"[dim]Your answer is saved with scorecard #{sid}. The model answer: [bold]torchdojo show {escape(entry.id)}[/][/]"
-    )
+    where = "torchdojo cards list --own" if m.type == "own" else f"torchdojo show {escape(entry.id)}"
+    console.print(f"[dim]Your answer is saved with scorecard #{sid}. The model answer: [bold]{where}[/][/]")
     if fb.error:
         raise typer.Exit(1)

@@ -44,6 +44,11 @@ from torchdojo.cli import data  # noqa: E402
 app.add_typer(data.app, name="export")
 app.command()(data.backup)
 app.command()(data.restore)
+from torchdojo.cli import cards  # noqa: E402
+
+app.add_typer(cards.app, name="cards")
+app.command()(cards.note)
+app.command()(cards.bookmark)
 
 if __name__ == "__main__":
     app()

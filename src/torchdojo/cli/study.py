@@ -88,6 +88,11 @@ def _kp_back(e: Entry, kp, full: bool) -> Group:
 
 def _back(e: Entry, full: bool) -> Group:
     m = e.meta
+    if m.type == "own":  # an own card (torchdojo cards add): its back and key points, nothing else
+        parts = [Panel(Markdown(e.body or "(no back)"), title="Your answer", border_style="green")]
+        if m.key_points:
+            parts.append(Panel("\n".join(f"• {k.text}" for k in m.key_points), title="Key points", border_style="cyan"))
+        return Group(*parts)
     parts = [Panel(m.short_answer, title="In 20 seconds", border_style="green")]
     kp = Table.grid(padding=(0, 1))
     for k in m.key_points:

@@ -4,7 +4,9 @@ Each bank entry is one card (front: the question; back: short answer, key points
 answer). A card has no row until it is first reviewed: until then it is *new*.
 A *key-point card* (id ``<entry-id>#<key-point-id>``, see :func:`split_card_id`) asks for one
 key point of an entry; it is created when a mock interview finds that point missed
-(:meth:`Flashcards.add_key_point_cards`) and is due at once. The review
+(:meth:`Flashcards.add_key_point_cards`) and is due at once. An *own card* (id ``own:<n>``, see
+:mod:`torchdojo.practice.own_cards`) is one the learner wrote; new own cards enter the queue before
+new bank cards, oldest first. The review
 queue shows due cards first (earliest due first), then new cards topic by topic (taxonomy order), junior first, at most
 ``new_per_day`` new cards a (UTC) day. Ratings are FSRS's: Again 1, Hard 2, Good 3, Easy 4.
 Every review is saved in one write transaction (card state + review log) before the next card is
@@ -38,7 +40,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.bank.loader import Bank, Entry
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
-from torchdojo.store.models import CardRow, ReviewLogRow
+from torchdojo.practice import own_cards
+from torchdojo.practice.own_cards import is_own_id
+from torchdojo.store.models import CardRow, OwnCardRow, ReviewLogRow
 
 RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
 
@@ -223,7 +227,12 @@ class Flashcards:
 
     # -- cards ---------------------------------------------------------------------------
     def card(self, card_id: str):
-        """(entry, key point or None) for a card id; raises :class:`UnknownEntryError`."""
+        """(entry, key point or None) for a card id; raises :class:`UnknownEntryError`.
+
+        An own card (``own:<id>``, :mod:`torchdojo.practice.own_cards`) is looked up in the
+        database and returned as an :class:`Entry` view (:meth:`OwnCard.as_entry`)."""
+        if is_own_id(card_id):
+            return self._own_entry(card_id), None
         entry_id, kp_id = split_card_id(card_id)
         entry = self.bank.get(entry_id)
         if entry is None:
@@ -235,8 +244,19 @@ class Flashcards:
             raise UnknownEntryError(card_id)
         return entry, kp
 
-    def _entry_of(self, card_id: str) -> Entry | None:
-        """The entry of a card the bank still has (None for a card whose entry or key point is gone)."""
+    def _own_entry(self, card_id: str) -> Entry:
+        rid = own_cards.parse_own_id(card_id)
+        with self.sessions() as s:
+            row = s.get(OwnCardRow, rid) if rid is not None else None
+            if row is None:
+                raise UnknownEntryError(card_id)
+            return own_cards._row_to_card(row).as_entry()
+
+    def _entry_of(self, card_id: str, own: dict[str, Entry] | None = None) -> Entry | None:
+        """The entry of a card the bank still has (None for a card whose entry or key point is gone);
+        own cards are looked up in ``own`` (:func:`own_cards.entries`) when given."""
+        if own is not None and is_own_id(card_id):
+            return own.get(card_id)
         try:
             return self.card(card_id)[0]
         except UnknownEntryError:
@@ -272,11 +292,14 @@ class Flashcards:
         now = now or datetime.now(UTC)
         with self.sessions() as s:
             dues = self._due_map(s)
+            own = own_cards.entries(s)
         due = sorted(((d, cid) for cid, d in dues.items()
-                      if d <= now and (e := self._entry_of(cid)) and filters.match(e)), key=lambda x: x[0])
+                      if d <= now and (e := self._entry_of(cid, own)) and filters.match(e)), key=lambda x: x[0])
         ids = [cid for _, cid in due]  # ties keep the order the cards were created in
         room = max(0, self.new_per_day - self.new_introduced_today(now))
-        new = [e.id for e in self._ordered if e.id not in dues and filters.match(e)][:room]
+        # new own cards first (oldest first), then new bank cards in learning order
+        new_own = [cid for cid, e in own.items() if cid not in dues and filters.match(e)]
+        new = (new_own + [e.id for e in self._ordered if e.id not in dues and filters.match(e)])[:room]
         return (ids + new)[:limit]
 
     def reviews_since(self, since: datetime) -> int:
@@ -290,11 +313,12 @@ class Flashcards:
         now = now or datetime.now(UTC)
         with self.sessions() as s:
             dues = self._due_map(s)
-        due = sum(1 for cid, d in dues.items() if d <= now and (e := self._entry_of(cid)) and filters.match(e))
+            own = own_cards.entries(s)
+        due = sum(1 for cid, d in dues.items() if d <= now and (e := self._entry_of(cid, own)) and filters.match(e))
         room = max(0, self.new_per_day - self.new_introduced_today(now))
         if room == 0:
             return due, 0
-        new = sum(1 for e in self._ordered if e.id not in dues and filters.match(e))
+        new = sum(1 for e in [*own.values(), *self._ordered] if e.id not in dues and filters.match(e))
         return due, min(room, new)
 
     def overview(self, now: datetime | None = None) -> tuple[list[TopicProgress], int, int]:
@@ -303,11 +327,12 @@ class Flashcards:
         day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         with self.sessions() as s:  # one query: every card's id, due and creation time
             rows = s.execute(select(CardRow.question_id, CardRow.due, CardRow.created_at)).all()
+            own_ids = {own_cards.own_card_id(i) for i in s.scalars(select(OwnCardRow.id))}
         dues = {cid: d for cid, d, _ in rows}
         introduced = sum(1 for cid, _, c in rows if c >= day_start and KP_SEP not in cid)
-        due = sum(1 for cid, d in dues.items() if d <= now and self._entry_of(cid))
+        due = sum(1 for cid, d in dues.items() if d <= now and (cid in own_ids or self._entry_of(cid)))
         room = max(0, self.new_per_day - introduced)
-        new = min(room, sum(1 for i in self._ordered_ids if i not in dues)) if room else 0
+        new = min(room, sum(1 for i in [*own_ids, *self._ordered_ids] if i not in dues)) if room else 0
         return self._progress(dues, now, Filters()), due, new
 
     def progress(self, now: datetime | None = None, filters: Filters = Filters()) -> list[TopicProgress]:

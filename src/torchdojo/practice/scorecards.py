@@ -255,6 +255,11 @@ class Scorecards:
         """A new open scorecard with the machine's proposals from ``fb`` (None: no machine);
         returns its id. Raises :class:`ScorecardError` for an unknown entry or reviewer."""
         entry = self.bank.get(entry_id)
+        if entry is None and entry_id.startswith("own:"):  # an own card (key points kp1…kpN)
+            try:
+                entry = self.flashcards.card(entry_id)[0]
+            except KeyError:
+                entry = None
         if entry is None:
             raise ScorecardError(f"there is no entry '{entry_id}'")
         if reviewer not in REVIEWERS:

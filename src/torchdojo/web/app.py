@@ -74,6 +74,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
     from torchdojo.web.routes import (
         browse,
+        cards,
         challenges,
         data,
         home,
@@ -131,7 +132,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
                 "judge": judge.health() if judge is not None else {"state": "not started", "restarts": 0,
                                                                     "last_failure": None}}
 
-    for module in (home, browse, question, review, challenges, mock, interview, scorecards, stats, data):
+    for module in (home, browse, question, review, cards, challenges, mock, interview, scorecards, stats, data):
         app.include_router(module.router)
 
     @app.exception_handler(MockError)

@@ -53,6 +53,8 @@ def _ctx(request: Request, entry: Entry, **extra: Any) -> dict[str, Any]:
         "m": entry.meta,
         "verification": d.verification(entry),
         "card": d.flashcards.status(entry.id),
+        "note": d.notes.get(entry.id),
+        "note_card_id": entry.id,
         "bank": d.bank,
         "grader_status": _grader_status(request),
         "loading_note": LOADING_NOTE,

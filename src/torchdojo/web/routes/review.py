@@ -45,6 +45,8 @@ def _card_ctx(request: Request, f: Filters, reveal: bool, card_id: str | None = 
     if entry is not None:
         ctx["m"] = entry.meta
         ctx["status"] = d.flashcards.status(card_id)
+        ctx["note"], ctx["note_card_id"] = d.notes.get(card_id), card_id
+        ctx["own"] = card_id.startswith("own:")
         if kp is not None:
             ctx["prompt"] = _kp_prompt(d, entry, kp)
         if reveal:
