@@ -173,13 +173,16 @@ class Dojo:
         return [(e, None) for e in entries]
 
     def search(self, query: str, filters: Filters = Filters(), dense: DenseRanker | None = None,
-               limit: int = 100) -> tuple[list[tuple[Entry, Hit]], SearchResult]:
+               limit: int = 1000) -> tuple[list[tuple[Entry, Hit]], SearchResult]:
         """Hybrid search (:mod:`torchdojo.store.search`): the entries matching ``query`` and the
         filters, best first, and the :class:`SearchResult` (did-you-mean, lexical or hybrid).
         ``dense``: a ranker by meaning (the web app passes its grader worker's); None: BM25 with
         typo correction alone."""
-        result = self.index.query(query, limit=limit, dense=dense)
-        rows = [(e, h) for h in result.hits if (e := self.bank.get(h.entry_id)) and filters.match(e)]
+        def allowed(entry_id: str) -> bool:
+            return (e := self.bank.get(entry_id)) is not None and filters.match(e)
+
+        result = self.index.query(query, limit=limit, dense=dense, allowed=None if filters == Filters() else allowed)
+        rows = [(e, h) for h in result.hits if (e := self.bank.get(h.entry_id))]
         return rows, result
 
     def local_dense_ranker(self) -> DenseRanker:

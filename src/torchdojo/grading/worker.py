@@ -396,7 +396,7 @@ class GraderProcess:
 
     # -- search ---------------------------------------------------------------------------------
 
-    def dense_search(self, text: str, k: int = 100, timeout: float = 1.0) -> list[tuple[str, float]] | None:
+    def dense_search(self, text: str, k: int = 1000, timeout: float = 1.0) -> list[tuple[str, float]] | None:
         """Entries ranked by embedding for ``text`` (see :mod:`torchdojo.store.dense`): (entry id,
         score) best first, or None — at once — when the worker is not ready, is busy grading
         (waits at most 0.2 s for it), or its index is still being built: the caller then ranks

@@ -70,13 +70,25 @@ whose why will with within without would yes yet you your yours yourself
 RRF_K = 60
 
 
-@dataclass(frozen=True)
 class Hit:
-    """One search result: entry id, fused score (higher is better) and a highlighted snippet."""
+    """One search result: entry id, fused score (higher is better) and a highlighted snippet
+    (cut on first use: a page shows 50 of possibly hundreds of hits)."""
 
-    entry_id: str
-    score: float
-    snippet: str
+    __slots__ = ("entry_id", "score", "_fields", "_words", "_snippet")
+
+    def __init__(self, entry_id: str, score: float, fields: tuple[str, ...] = (), words: Sequence[str] = (),
+                 snippet: str | None = None) -> None:
+        self.entry_id, self.score = entry_id, score
+        self._fields, self._words, self._snippet = fields, list(words), snippet
+
+    @property
+    def snippet(self) -> str:
+        if self._snippet is None:
+            self._snippet = make_snippet(self._fields, self._words) if self._fields else ""
+        return self._snippet
+
+    def __repr__(self) -> str:
+        return f"Hit({self.entry_id!r}, {self.score:.4f})"
 
 
 @dataclass(frozen=True)
@@ -163,7 +175,8 @@ class SearchIndex:
     """An in-memory FTS5 index over a :class:`Bank`, plus its vocabulary for typo correction.
     Thread-safe (one lock around SQLite; queries take milliseconds)."""
 
-    #: Weights of the two rankings in the fusion, and how deep each is read.
+    #: Weights of the two rankings in the fusion, and how deep the dense one is read (the
+    #: lexical one is read whole: every entry that matches a word is a result).
     LEXICAL_WEIGHT, DENSE_WEIGHT, DEPTH = 1.0, 1.0, 100
     #: Below this cosine a dense-only result is dropped (so gibberish finds nothing).
     DENSE_FLOOR = 0.30
@@ -214,24 +227,28 @@ class SearchIndex:
         with self._lock:
             return [(r[0], r[1]) for r in self._db.execute(sql, (query, limit)).fetchall()]
 
-    def query(self, text: str, limit: int = 50, dense: DenseRanker | None = None) -> SearchResult:
+    def query(self, text: str, limit: int = 50, dense: DenseRanker | None = None,
+              allowed: Callable[[str], bool] | None = None) -> SearchResult:
         """Search: see the module doc. ``dense`` (optional) ranks by embedding; when it is None
-        or returns None the lexical ranking answers alone (``mode`` says which)."""
+        or returns None the lexical ranking answers alone (``mode`` says which). ``allowed``
+        (optional): only entry ids it accepts are ranked (filters apply before the cut-offs)."""
         words = analyse(text[:1000])
         corrections = {w: c for w in words if (c := self.correct(w))}
         terms = list(dict.fromkeys(t for w in words for t in (w, corrections.get(w)) if t))
-        lexical = [i for i, _ in self.lexical(terms, self.DEPTH)]
+        ok = (lambda i: i in self._fields) if allowed is None else (lambda i: i in self._fields and allowed(i))
+        lexical = [i for i, _ in self.lexical(terms, len(self._fields)) if ok(i)]
         ranked_dense = dense(text[:1000]) if dense is not None and text.strip() else None
         if ranked_dense is None:
             fused = [(i, 1.0 / (RRF_K + r)) for r, i in enumerate(lexical, 1)]
             mode = "lexical"
         else:
-            kept = [i for i, cos in ranked_dense[: self.DEPTH] if cos >= self.DENSE_FLOOR or i in lexical]
-            fused = rrf([(lexical, self.LEXICAL_WEIGHT), (kept, self.DENSE_WEIGHT)])
+            matched = set(lexical)
+            kept = [i for i, cos in ranked_dense if ok(i) and (cos >= self.DENSE_FLOOR or i in matched)]
+            fused = rrf([(lexical, self.LEXICAL_WEIGHT), (kept[: self.DEPTH], self.DENSE_WEIGHT)])
             mode = "hybrid"
-        fused = [(i, s) for i, s in fused if i in self._fields][:limit]
+        fused = fused[:limit]
         hl = [corrections.get(w, w) for w in words]
-        hits = [Hit(entry_id=i, score=s, snippet=make_snippet(self._fields[i], hl)) for i, s in fused]
+        hits = [Hit(i, s, self._fields[i], hl) for i, s in fused]
         did_you_mean = None
         if corrections:
             did_you_mean = _replace_words(text, corrections)
