@@ -35,6 +35,9 @@ app.add_typer(scorecards.app, name="scorecards")
 from torchdojo.cli import interview  # noqa: E402
 
 app.add_typer(interview.app, name="interview")
+from torchdojo.cli import config  # noqa: E402
+
+app.add_typer(config.app, name="config")
 
 if __name__ == "__main__":
     app()

@@ -59,6 +59,7 @@ templates.env.filters["duration"] = _duration
 def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> FastAPI:
     """The web app over ``dojo`` (built from ``settings`` when not given)."""
     from torchdojo.web.routes import browse, challenges, home, interview, mock, question, review, scorecards
+    from torchdojo.web.routes import settings as settings_page
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -106,7 +107,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
                 "judge": judge.health() if judge is not None else {"state": "not started", "restarts": 0,
                                                                     "last_failure": None}}
 
-    for module in (home, browse, question, review, challenges, mock, interview, scorecards):
+    for module in (home, browse, question, review, challenges, mock, interview, scorecards, settings_page):
         app.include_router(module.router)
 
     @app.exception_handler(MockError)
