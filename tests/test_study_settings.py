@@ -319,3 +319,40 @@ def test_filters_and_settings_combine(dojo):
     dojo.flashcards.save_settings({"levels": ["senior"]})
     q = dojo.flashcards.queue(Filters(topic="autograd"), now=NOW)
     assert q and all(dojo.bank.get(c).meta.level == "senior" and "autograd" in dojo.bank.get(c).meta.topics for c in q)
+
+
+# -- terminal: torchdojo study keys ----------------------------------------------------------
+@pytest.mark.terminal
+def test_study_in_a_terminal_undo_suspend_bury(settings, db_url):
+    import os
+
+    import pexpect
+    from conftest import BANK, TORCHDOJO
+
+    first, second = Dojo(settings).flashcards.queue()[:2]
+    env = {**os.environ, "TORCHDOJO_DATABASE_URL": db_url, "TORCHDOJO_BANK_DIR": str(BANK), "COLUMNS": "120",
+           "TERM": "xterm-256color"}
+    child = pexpect.spawn(TORCHDOJO, ["study"], env=env, encoding="utf-8", timeout=60, dimensions=(40, 120))
+    child.expect("u.* undo .*bury.*suspend")  # the front's prompt names the keys
+    child.sendline("")
+    child.expect(r"4.*Easy.*u.*undo.*-.*bury.*!.*suspend")
+    child.sendline("1")
+    child.expect("Saved Again")
+    child.expect("Enter")
+    child.sendline("u")
+    child.expect(f"Undone.*Again on {first}")
+    child.expect("Enter")  # the undone card, shown again
+    child.sendline("!")
+    child.expect("Suspended")
+    child.expect("Enter")
+    child.sendline("-")
+    child.expect("Buried.* until")
+    child.expect("Enter")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    d = Dojo(settings)
+    assert d.flashcards.history() == [] and d.flashcards.suspended() == [first]
+    q = d.flashcards.queue(limit=1000)
+    assert first not in q and second not in q
