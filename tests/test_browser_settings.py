@@ -141,3 +141,28 @@ def test_settings_errors_are_shown_inline_and_nothing_is_saved(server):
         assert 'id="settings-message"' in page and re.search(r'id="new-per-day"[^>]*value="5"', page)
         assert "Every card was rescheduled" not in page  # retention unchanged: nothing rescheduled
         assert c.post("/review/undo", headers={"HX-Request": "true"}).text.count("Nothing to undo") == 1
+        r = c.post("/review/undo", follow_redirects=True)  # without JavaScript: redirect, same message
+        assert r.status_code == 200 and "Nothing to undo" in r.text
+        assert c.post("/review/no-such-card/bury").status_code == 404
+        assert c.post("/review/no-such-card/suspend").status_code == 404
+
+
+def test_optimise_on_the_settings_page_then_use_the_parameters(server, settings):
+    from test_study_settings import _synthetic_log, _write_log
+
+    d = Dojo(settings)
+    cards = [e.id for e in list(d.bank)[:60]]
+    _write_log(d, _synthetic_log(cards, 11))
+    with httpx.Client(base_url=server.url, timeout=600) as c:
+        r = c.post("/settings/optimize")
+        assert r.status_code == 200, r.text[-2000:]
+        before = float(re.search(r'id="loss-before">([0-9.]+)<', r.text).group(1))
+        after = float(re.search(r'id="loss-after">([0-9.]+)<', r.text).group(1))
+        assert after <= before and 'id="use-parameters"' in r.text
+        assert Dojo(settings).flashcards.study.fsrs_parameters is None  # nothing saved yet
+        params = re.search(r'name="fsrs_parameters" value="([^"]+)"', r.text).group(1)
+        r = c.post("/settings/parameters", data={"fsrs_parameters": params}, follow_redirects=True)
+        assert r.status_code == 200 and "Every card was rescheduled" in r.text
+    fc = Dojo(settings).flashcards
+    assert fc.study.fsrs_parameters is not None and len(fc.study.fsrs_parameters) == 21
+    assert fc.check(repair=False) == []

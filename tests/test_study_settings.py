@@ -309,6 +309,12 @@ def test_cli_config_show_set_reset(settings, monkeypatch):
     assert r.exit_code == 0 and Dojo(settings).flashcards.study.desired_retention == 0.9
     r = runner.invoke(app, ["config", "reset", "colour"])
     assert r.exit_code == 1 and "unknown setting" in r.output
+    cid = Dojo(settings).flashcards.queue()[0]
+    Dojo(settings).flashcards.suspend(cid)
+    assert cid in runner.invoke(app, ["config"], env={"COLUMNS": "200"}).output
+    assert runner.invoke(app, ["config", "unsuspend", cid]).exit_code == 0
+    r = runner.invoke(app, ["config", "unsuspend", cid])
+    assert r.exit_code == 1 and "is not suspended" in r.output
     r = runner.invoke(app, ["config", "optimize"])
     assert r.exit_code == 1 and f"at least {opt.MIN_REVIEWS}" in r.output
     with Dojo(settings).sessions() as s:

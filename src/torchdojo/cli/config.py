@@ -48,6 +48,21 @@ def show() -> None:
     """Show every study setting, its default and what it allows."""
     d = _dojo()
     console.print(_table(d.flashcards.study, d.flashcards.defaults))
+    suspended = d.flashcards.suspended()
+    if suspended:
+        console.print(f"Suspended cards ({len(suspended)}; `torchdojo config unsuspend ID`): "
+                      + escape(", ".join(suspended)))
+
+
+@app.command()
+def unsuspend(card_id: Annotated[str, typer.Argument(help="a suspended card's id (see `torchdojo config`)")]) -> None:
+    """Put a suspended card back in the queue."""
+    d = _dojo()
+    if not d.flashcards.unsuspend(card_id):
+        console.print(f"[red]'{escape(card_id)}' is not suspended.[/] Suspended: "
+                      + escape(", ".join(d.flashcards.suspended()) or "none"))
+        raise typer.Exit(1)
+    console.print(f"[green]Unsuspended[/] {escape(card_id)}: it is back in the queue.")
 
 
 def _refused(e: st.StudySettingsError) -> typer.Exit:

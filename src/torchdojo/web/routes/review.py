@@ -74,9 +74,18 @@ def _reviewed_today(d) -> int:
     return d.flashcards.reviews_since(datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0))
 
 
+#: What the page says after an action, for a browser without JavaScript (``?done=`` after the redirect).
+_DONE = {
+    **{f"undone-{n}": f"Undone: {n.capitalize()}. Here is the card again." for n in RATINGS},
+    "nothing": "Nothing to undo.",
+    "buried": "Buried until the next midnight UTC.",
+    "suspended": "Suspended: unsuspend it on the Settings page.",
+}
+
+
 @router.get("/review", response_class=HTMLResponse)
 def review(request: Request, level: str | None = None, topic: str | None = None, type: str | None = None,
-           card: str | None = Query(None, max_length=200)):
+           card: str | None = Query(None, max_length=200), done: str | None = Query(None, max_length=20)):
     """The queue's head, or ``card`` (a card id: where Undo sends a browser without JavaScript)."""
     if card is not None:
         try:
@@ -84,17 +93,19 @@ def review(request: Request, level: str | None = None, topic: str | None = None,
         except UnknownEntryError:
             card = None
     ctx = _card_ctx(request, filters(level, topic, type), reveal=False, card_id=card)
+    if done in _DONE:
+        ctx["notice"] = _DONE[done]
     return templates.TemplateResponse(request, "review.html", ctx)
 
 
-def _after_action(request: Request, f: Filters, notice: str, card_id: str | None = None, status_code: int = 200):
+def _after_action(request: Request, f: Filters, notice: str, done: str, card_id: str | None = None):
     """The page (or HTMX fragment) after undo / bury / suspend: ``card_id`` or the queue's head."""
     if not is_htmx(request):
         extra = f"&card={quote(card_id, safe='')}" if card_id else ""
-        return RedirectResponse(f"/review?{_qs(f)}{extra}", status_code=303)
+        return RedirectResponse(f"/review?{_qs(f)}&done={done}{extra}", status_code=303)
     ctx = _card_ctx(request, f, reveal=False, card_id=card_id)
     ctx["notice"] = notice
-    return templates.TemplateResponse(request, "partials/card.html", ctx, status_code=status_code)
+    return templates.TemplateResponse(request, "partials/card.html", ctx)
 
 
 @router.post("/review/undo", response_class=HTMLResponse)
@@ -104,13 +115,13 @@ def undo(request: Request, level: str | None = Form(None), topic: str | None = F
     d = dojo(request)
     undone = d.flashcards.undo()
     if undone is None:
-        return _after_action(request, f, "Nothing to undo.")
-    name = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}[undone.rating]
+        return _after_action(request, f, _DONE["nothing"], "nothing")
+    name = {1: "again", 2: "hard", 3: "good", 4: "easy"}[undone.rating]
     try:
         d.flashcards.card(undone.card_id)
     except UnknownEntryError:  # its entry left the bank: undone, but it cannot be shown
-        return _after_action(request, f, f"Undone: {name} on {undone.card_id}.")
-    return _after_action(request, f, f"Undone: {name}. Here is the card again.", undone.card_id)
+        return _after_action(request, f, f"Undone: {name.capitalize()} on {undone.card_id}.", f"undone-{name}")
+    return _after_action(request, f, _DONE[f"undone-{name}"], f"undone-{name}", undone.card_id)
 
 
 @router.post("/review/{entry_id}/bury", response_class=HTMLResponse)
@@ -121,7 +132,7 @@ def bury(request: Request, entry_id: str, level: str | None = Form(None), topic:
         until = dojo(request).flashcards.bury(entry_id)
     except UnknownEntryError as e:
         raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
-    return _after_action(request, filters(level, topic, type), f"Buried until {until:%Y-%m-%d %H:%M} UTC.")
+    return _after_action(request, filters(level, topic, type), f"Buried until {until:%Y-%m-%d %H:%M} UTC.", "buried")
 
 
 @router.post("/review/{entry_id}/suspend", response_class=HTMLResponse)
@@ -132,7 +143,7 @@ def suspend(request: Request, entry_id: str, level: str | None = Form(None), top
         dojo(request).flashcards.suspend(entry_id)
     except UnknownEntryError as e:
         raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
-    return _after_action(request, filters(level, topic, type), "Suspended: unsuspend it on the Settings page.")
+    return _after_action(request, filters(level, topic, type), _DONE["suspended"], "suspended")
 
 
 @router.get("/review/{entry_id}/answer", response_class=HTMLResponse)
