@@ -20,7 +20,9 @@ def test_new_cards_come_junior_first_and_respect_the_daily_limit(settings):
     levels = [d.bank.get(i).meta.level for i in d.flashcards.queue(Filters(topic="tensors"), now=NOW)]
     assert levels == sorted(levels, key=["junior", "mid", "senior"].index)
     d.flashcards.review(q[0], "good", now=NOW)
-    assert len(d.flashcards.queue(now=NOW)) == 2  # one new card used today's allowance
+    after = d.flashcards.queue(now=NOW)
+    # one new card used today's allowance; the rated one (10-minute learning step) stays counted, last
+    assert len(after) == 3 and after[-1] == q[0] and after[:2] == q[1:]
     tomorrow = d.flashcards.queue(now=NOW + timedelta(days=1))
     assert tomorrow[0] == q[0] and len(tomorrow) == 1 + 3  # the due card first, then a fresh allowance
 
@@ -92,7 +94,7 @@ def test_key_point_cards_are_due_at_once_and_reviewable(settings):
     entry, kp = d.flashcards.card(created[0])
     assert entry.id == "what-is-autograd" and kp.id == "records-ops"
     st = d.flashcards.review(created[0], "good", now=now)
-    assert st.due > now and created[0] not in d.flashcards.queue(now=now)
+    assert st.due > now and created[0] not in d.flashcards.queue(now=now, learn_ahead=timedelta(0))
     assert len(d.flashcards.queue(filters=Filters(topic="autograd"), now=now)) >= 1
     with pytest.raises(UnknownEntryError):
         d.flashcards.add_key_point_cards("what-is-autograd", ["no-such-point"], now=now)

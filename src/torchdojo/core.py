@@ -40,7 +40,8 @@ class Dojo:
         self._record = load_record(self.settings.bank_dir)
         self.sessions = open_database(self.settings.database_url)
         self.flashcards = Flashcards(self.sessions, self.bank, self.settings.desired_retention,
-                                     self.settings.new_per_day)
+                                     self.settings.new_per_day, self.settings.max_reviews_per_day)
+        self.flashcards.refresh()  # the study settings saved in the database (torchdojo config, /settings)
         #: Cards whose stored state cannot be scheduled, found by the cheap check at start.
         self.damaged_cards: list[str] = self.flashcards.damaged()
         if self.damaged_cards:

@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     desired_retention: float = Field(default=0.9, ge=0.7, le=0.97)
     #: New cards introduced per day in the review queue.
     new_per_day: int = Field(default=20, ge=0, le=1000)
+    #: Review cards shown per UTC day (reviews done today count against it), as Anki's limit.
+    max_reviews_per_day: int = Field(default=200, ge=0, le=10000)
     #: Run code submissions WITHOUT isolation (only where the sandbox cannot run; opt-in).
     unsafe_local_judge: bool = False
     #: Concurrent judge jobs (each slot has its own uid and cgroup).

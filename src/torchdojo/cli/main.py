@@ -49,6 +49,9 @@ from torchdojo.cli import cards  # noqa: E402
 app.add_typer(cards.app, name="cards")
 app.command()(cards.note)
 app.command()(cards.bookmark)
+from torchdojo.cli import config  # noqa: E402
+
+app.add_typer(config.app, name="config")
 
 if __name__ == "__main__":
     app()

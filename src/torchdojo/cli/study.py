@@ -107,16 +107,21 @@ def _back(e: Entry, full: bool) -> Group:
 
 def study(level: Level = None, topic: Topic = None, type_: Type = None,
           full: Annotated[bool, typer.Option(help="also show the full answer when revealing")] = False) -> None:
-    """Review due flashcards (FSRS) in the terminal: reveal, then rate 1 Again … 4 Easy."""
+    """Review due flashcards (FSRS) in the terminal: reveal, then rate 1 Again … 4 Easy.
+
+    Keys at either prompt: u undo the last rating (the card is shown again), - bury (back
+    tomorrow), ! suspend (until `torchdojo config`/the web unsuspends it), q quit."""
     f = _filters(level, topic, type_)
     d = _dojo()
     done = 0
+    again: str | None = None  # a card to show next (the one just undone)
     while True:
         queue = d.flashcards.queue(f)
-        if not queue:
-            console.print(f"[bold green]All caught up.[/] {done} card(s) reviewed this session.")
+        if again is None and not queue:
+            console.print(f"[bold green]All caught up.[/] {done} card(s) reviewed this session. "
+                          "([bold]u[/] at a prompt undoes the last rating; run study again to use it.)")
             return
-        card_id = queue[0]
+        card_id, again = again or queue[0], None
         e, kp = d.flashcards.card(card_id)
         console.rule()
         console.print(_front(e, len(queue)) if kp is None else _kp_front(e, kp, len(queue)))
@@ -126,17 +131,28 @@ def study(level: Level = None, topic: Topic = None, type_: Type = None,
         except CardStateError as err:
             console.print(f"[red]{escape(str(err))}[/]")
             raise typer.Exit(1) from None
-        if Prompt.ask("[bold]Enter[/] to reveal, [bold]q[/] to quit", default="", show_default=False).strip().lower() == "q":
+        key = Prompt.ask("[bold]Enter[/] to reveal · [bold]u[/] undo · [bold]-[/] bury · [bold]![/] suspend · "
+                         "[bold]q[/] quit", default="", show_default=False).strip().lower()
+        if key == "q":
             console.print(f"{done} card(s) reviewed. Progress is saved.")
             return
+        if key in _ACTIONS:
+            again, n = _action(d, key, card_id)
+            done = max(0, done + n)
+            continue
         console.print(_back(e, full) if kp is None else _kp_back(e, kp, full))
         pv = d.flashcards.preview(card_id)
         choices = {"1": "again", "2": "hard", "3": "good", "4": "easy"}
         legend = "  ".join(f"[bold]{k}[/] {v.capitalize()} ({_fmt(pv[v])})" for k, v in choices.items())
-        answer = Prompt.ask(f"{legend}   [bold]q[/] quit", choices=[*choices, "q"], show_choices=False)
+        answer = Prompt.ask(f"{legend}   [bold]u[/] undo  [bold]-[/] bury  [bold]![/] suspend  [bold]q[/] quit",
+                            choices=[*choices, *_ACTIONS, "q"], show_choices=False)
         if answer == "q":
             console.print(f"{done} card(s) reviewed. Progress is saved.")
             return
+        if answer in _ACTIONS:
+            again, n = _action(d, answer, card_id)
+            done = max(0, done + n)
+            continue
         try:
             status = d.flashcards.review(card_id, choices[answer], seen=seen,
                                          duration_ms=int((time.monotonic() - shown) * 1000))
@@ -145,6 +161,29 @@ def study(level: Level = None, topic: Topic = None, type_: Type = None,
             continue
         done += 1
         console.print(f"[green]Saved {choices[answer].capitalize()}[/]: next review {status.due:%Y-%m-%d %H:%M} UTC")
+
+
+_ACTIONS = ("u", "-", "!")
+
+
+def _action(d, key: str, card_id: str) -> tuple[str | None, int]:
+    """Undo (u), bury (-) or suspend (!) from a study prompt: (card to show next, change to the
+    count of cards reviewed this session)."""
+    if key == "u":
+        undone = d.flashcards.undo()
+        if undone is None:
+            console.print("[yellow]Nothing to undo.[/]")
+            return card_id, 0
+        name = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}[undone.rating]
+        console.print(f"[green]Undone[/]: {name} on {escape(undone.card_id)}. Here it is again.")
+        return undone.card_id, -1
+    if key == "-":
+        until = d.flashcards.bury(card_id)
+        console.print(f"[green]Buried[/] until {until:%Y-%m-%d %H:%M} UTC.")
+    else:
+        d.flashcards.suspend(card_id)
+        console.print("[green]Suspended[/]: it stays out of the queue until you unsuspend it.")
+    return None, 0
 
 
 def search(query: Annotated[str, typer.Argument(help="words to find in titles and answers")],

@@ -17,8 +17,18 @@ lock (``BEGIN IMMEDIATE`` on SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL, se
 for a state the user did not see (``seen`` is not the card's current :attr:`CardStatus.version`:
 another window rated it meanwhile) is refused with :class:`CardChangedError`, never merged.
 
+Study settings (:mod:`torchdojo.practice.study_settings`: desired retention, FSRS parameters,
+new cards and reviews per day, topics and levels) are read from the database, so every process
+(the web app, ``torchdojo study``) uses the ones saved last. Suspended cards and cards buried
+until a later time stay out of the queue. Cards in (re)learning due within
+:data:`LEARN_AHEAD` (20 minutes, Anki's "learn ahead limit") stay in the queue after the cards due
+now and the new cards, so a card rated Again still counts in what is left today.
+:meth:`Flashcards.undo` removes the latest rating and rebuilds its card from the log left.
+
 Integrity: a card's stored state always equals the replay of its review log through the
-scheduler (:meth:`Flashcards.replay`); :meth:`Flashcards.check` finds cards that differ or hold an
+current scheduler (:meth:`Flashcards.replay`). Changing the desired retention or the FSRS
+parameters therefore reschedules every card from its log in the same transaction that saves
+the setting (Anki's "reschedule cards on change"); :meth:`Flashcards.check` finds cards that differ or hold an
 impossible FSRS state and rebuilds them from their log (``torchdojo doctor``). A card whose state
 cannot be scheduled is refused with :class:`CardStateError` (a message, not a crash).
 
@@ -32,17 +42,23 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from fsrs import Card, Rating, Scheduler, State
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from torchdojo.bank.loader import Bank, Entry
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.practice import own_cards
+from torchdojo.practice import study_settings as st
 from torchdojo.practice.own_cards import is_own_id
+from torchdojo.practice.study_settings import StudySettings
 from torchdojo.store.models import CardRow, OwnCardRow, ReviewLogRow
+
+#: Cards in (re)learning due within this much time stay in the queue (Anki's learn-ahead limit).
+LEARN_AHEAD = timedelta(minutes=20)
 
 RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
 
@@ -116,6 +132,15 @@ class Filters:
             and (self.topic is None or self.topic in m.topics)
             and (self.type is None or m.type == self.type)
         )
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What :meth:`Flashcards.undo` removed: the card, the rating (1–4) and when it was given."""
+
+    card_id: str
+    rating: int
+    reviewed_at: datetime
 
 
 @dataclass(frozen=True)
@@ -213,17 +238,91 @@ class Flashcards:
     """The review queue and review recording for one user database."""
 
     def __init__(self, sessions: sessionmaker[Session], bank: Bank, desired_retention: float = 0.9,
-                 new_per_day: int = 20) -> None:
+                 new_per_day: int = 20, max_reviews_per_day: int = 200) -> None:
+        """The arguments are the defaults (``TORCHDOJO_*``); study settings saved in the database
+        override them (:meth:`refresh`, run by every queue read and every write)."""
         self.sessions = sessions
         self.bank = bank
-        self.new_per_day = new_per_day
-        # Fuzzing off: intervals are reproducible, and a review's outcome can be explained.
-        self.scheduler = Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
+        #: The settings that apply when the learner saved none.
+        self.defaults = StudySettings(desired_retention=desired_retention, new_per_day=new_per_day,
+                                      max_reviews_per_day=max_reviews_per_day)
+        self._rows: dict[str, str] | None = None  # the stored settings rows last applied
+        self.apply(self.defaults)
         # The bank does not change while running: its orders and groupings are computed once.
         self._ordered = sorted(bank, key=_learning_order)
         self._by_topic = {slug: [e for e in bank if slug in e.meta.topics] for slug in TOPICS}
         self._topic_ids = {slug: [e.id for e in entries] for slug, entries in self._by_topic.items()}
         self._ordered_ids = [e.id for e in self._ordered]
+
+    # -- study settings --------------------------------------------------------------------
+    def apply(self, study: StudySettings) -> None:
+        """Use ``study`` from now on (in this process; nothing is written). Fuzzing stays off:
+        intervals are reproducible, and a review's outcome can be explained."""
+        self.study = study
+        self.new_per_day = study.new_per_day
+        self.max_reviews_per_day = study.max_reviews_per_day
+        self.scheduler: Scheduler = study.scheduler()
+
+    def refresh(self, s: Session | None = None) -> StudySettings:
+        """Apply the study settings saved in the database if they changed since last applied
+        (one light query; another process may have saved them). Returns those in force."""
+        if s is None:
+            with self.sessions() as s2:
+                return self.refresh(s2)
+        rows = st.read_rows(s)
+        if rows != self._rows:
+            self.apply(st.from_rows(rows, self.defaults))
+            self._rows = rows
+        return self.study
+
+    def save_settings(self, values: dict[str, Any], now: datetime | None = None) -> StudySettings:
+        """Validate and save study settings (key or CLI name → value); when the desired retention
+        or the FSRS parameters change, reschedule every card by replaying its review log through
+        the new scheduler, in the same write transaction. Returns the settings in force.
+
+        Raises :class:`torchdojo.practice.study_settings.StudySettingsError` (naming each bad
+        field and its allowed values; nothing is written)."""
+        with self.sessions.begin() as s:
+            old = st.load(s, self.defaults)
+            new = st.save(s, values, self.defaults, now)
+            self._rescheduled(s, old, new)
+        self._rows = None
+        self.refresh()
+        return self.study
+
+    def reset_settings(self, names: Iterable[str] | None = None) -> StudySettings:
+        """Return settings to their defaults (None: all of them), rescheduling as
+        :meth:`save_settings` does. Raises ``StudySettingsError`` for an unknown name."""
+        with self.sessions.begin() as s:
+            old = st.load(s, self.defaults)
+            new = st.reset(s, names, self.defaults)
+            self._rescheduled(s, old, new)
+        self._rows = None
+        self.refresh()
+        return self.study
+
+    def _rescheduled(self, s: Session, old: StudySettings, new: StudySettings) -> None:
+        """Replay every card through ``new``'s scheduler when it differs from ``old``'s."""
+        if any(getattr(old, k) != getattr(new, k) for k in st.SCHEDULER_KEYS):
+            self._check(s, repair=True, scheduler=new.scheduler())
+
+    def sample_interval(self, desired_retention: float, stability: float = 10.0) -> timedelta:
+        """The Good interval of a sample review card (``stability`` days, reviewed when due)
+        under ``desired_retention`` and the current FSRS parameters: what a retention change does."""
+        study = self.study.model_copy(update={"desired_retention": desired_retention})
+        sched = study.scheduler()
+        t0 = datetime(2026, 1, 1, tzinfo=UTC)
+        card = Card(card_id=0, state=State.Review, stability=stability, difficulty=5.0, last_review=t0,
+                    due=t0 + timedelta(days=round(stability)))
+        card2, _ = sched.review_card(card, Rating.Good, card.due)
+        return card2.due - card.due
+
+    def _in_scope(self, e: Entry) -> bool:
+        """Whether the study settings' topics and levels let ``e``'s cards into the queue."""
+        s = self.study
+        # an own card without a level (or topic) is not held back by a level (or topic) choice
+        return ((not s.levels or not e.meta.level or e.meta.level in s.levels)
+                and (not s.topics or not e.meta.topics or any(t in s.topics for t in e.meta.topics)))
 
     # -- cards ---------------------------------------------------------------------------
     def card(self, card_id: str):
@@ -269,38 +368,93 @@ class Flashcards:
             return self._introduced_today(s, now)
 
     def _introduced_today(self, s: Session, now: datetime) -> int:
-        day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         return s.scalar(select(func.count()).select_from(CardRow).where(
-            CardRow.created_at >= day_start, ~CardRow.question_id.contains(KP_SEP))) or 0
+            CardRow.created_at >= _day_start(now), CardRow.last_review.is_not(None),
+            ~CardRow.question_id.contains(KP_SEP))) or 0
+
+    def _reviews_today(self, s: Session, now: datetime) -> int:
+        """Reviews since midnight UTC of cards first studied before today: what counts against
+        ``max_reviews_per_day`` (new cards' learning steps count against ``new_per_day``)."""
+        day = _day_start(now)
+        return s.scalar(select(func.count()).select_from(ReviewLogRow).join(
+            CardRow, CardRow.question_id == ReviewLogRow.question_id).where(
+            ReviewLogRow.reviewed_at >= day, CardRow.created_at < day)) or 0
 
     def status(self, entry_id: str, now: datetime | None = None) -> CardStatus:
         now = now or datetime.now(UTC)
         with self.sessions() as s:
+            self.refresh(s)
             row = s.get(CardRow, entry_id)
-        if row is None:
+        if row is None or row.last_review is None:  # never reviewed (a row may exist: buried, suspended)
             return CardStatus(entry_id, True, None, None, None, None)
         card = _to_card(row)
         return CardStatus(entry_id, False, row.due, row.stability, row.difficulty,
                           self.scheduler.get_card_retrievability(card, now), card_version(row))
 
     def _due_map(self, s: Session) -> dict[str, datetime]:
-        """Card id → due, for every card that has a row (one light query: two columns)."""
-        return dict(s.execute(select(CardRow.question_id, CardRow.due)).all())
+        """Card id → due, for every card reviewed at least once (one light query: two columns)."""
+        return dict(s.execute(select(CardRow.question_id, CardRow.due).where(CardRow.last_review.is_not(None))).all())
 
-    def queue(self, filters: Filters = Filters(), now: datetime | None = None, limit: int = 100) -> list[str]:
-        """Entry ids to review now, in order: due cards (earliest first), then new cards."""
-        now = now or datetime.now(UTC)
+    def _read_plan(self, filters: Filters, now: datetime, learn_ahead: timedelta):
         with self.sessions() as s:
-            dues = self._due_map(s)
+            self.refresh(s)
+            rows = s.execute(select(CardRow.question_id, CardRow.due, CardRow.created_at, CardRow.state,
+                                    CardRow.suspended, CardRow.buried_until, CardRow.last_review)).all()
+            reviews_today = self._reviews_today(s, now)
             own = own_cards.entries(s)
-        due = sorted(((d, cid) for cid, d in dues.items()
-                      if d <= now and (e := self._entry_of(cid, own)) and filters.match(e)), key=lambda x: x[0])
-        ids = [cid for _, cid in due]  # ties keep the order the cards were created in
-        room = max(0, self.new_per_day - self.new_introduced_today(now))
-        # new own cards first (oldest first), then new bank cards in learning order
-        new_own = [cid for cid, e in own.items() if cid not in dues and filters.match(e)]
-        new = (new_own + [e.id for e in self._ordered if e.id not in dues and filters.match(e)])[:room]
-        return (ids + new)[:limit]
+        return rows, self._plan(rows, reviews_today, filters, now, learn_ahead, own)
+
+    def _plan(self, rows, reviews_today: int, filters: Filters, now: datetime, learn_ahead: timedelta,
+              own: dict[str, Entry]) -> tuple[list[str], list[str], list[str]]:
+        """(due now, new, (re)learning due within ``learn_ahead``) — the queue's three parts —
+        from one read of the cards. Honours the filters, the study settings' topics and levels,
+        suspend and bury, the review cap (review-state cards only) and the new-card limit. ``own``:
+        the own cards (:func:`own_cards.entries`); new ones come first, oldest first."""
+        day = _day_start(now)
+        due: list[tuple[datetime, str, bool]] = []
+        ahead: list[tuple[datetime, str]] = []
+        held: set[str] = set()  # rows that are not new cards any more, or are out of the queue
+        introduced = 0
+        for cid, d, created, state, suspended, buried, last in rows:
+            kp = KP_SEP in cid
+            if last is not None and created >= day and not kp:
+                introduced += 1
+            if last is not None or kp or suspended or (buried is not None and buried > now):
+                held.add(cid)
+            if suspended or (buried is not None and buried > now):
+                continue
+            if last is None and not kp:
+                continue  # a new card with a row (it was buried or suspended once): in the new pool
+            e = self._entry_of(cid, own)
+            if e is None or not filters.match(e) or not self._in_scope(e):
+                continue
+            if d <= now:
+                due.append((d, cid, state == State.Review))
+            elif state != State.Review and d <= now + learn_ahead:
+                ahead.append((d, cid))
+        due.sort(key=lambda x: x[0])  # ties keep the order the cards were created in
+        room_reviews = max(0, self.max_reviews_per_day - reviews_today)
+        due_ids = []
+        for _, cid, is_review in due:
+            if is_review:
+                if room_reviews == 0:
+                    continue
+                room_reviews -= 1
+            due_ids.append(cid)
+        room = max(0, self.new_per_day - introduced)
+        new = [] if room == 0 else [
+            e.id for e in [*own.values(), *self._ordered]
+            if e.id not in held and filters.match(e) and self._in_scope(e)][:room]
+        ahead.sort(key=lambda x: x[0])
+        return due_ids, new, [cid for _, cid in ahead]
+
+    def queue(self, filters: Filters = Filters(), now: datetime | None = None, limit: int = 100,
+              learn_ahead: timedelta = LEARN_AHEAD) -> list[str]:
+        """Card ids to review now, in order: due cards (earliest first), then new cards, then
+        cards in (re)learning due within ``learn_ahead`` (earliest first). ``now``: UTC."""
+        now = now or datetime.now(UTC)
+        _, (due, new, ahead) = self._read_plan(filters, now, learn_ahead)
+        return (due + new + ahead)[:limit]
 
     def reviews_since(self, since: datetime) -> int:
         """Number of reviews recorded at or after ``since`` (one COUNT query)."""
@@ -308,32 +462,18 @@ class Flashcards:
             return s.scalar(select(func.count()).select_from(ReviewLogRow).where(ReviewLogRow.reviewed_at >= since)) or 0
 
     def due_split(self, filters: Filters = Filters(), now: datetime | None = None) -> tuple[int, int]:
-        """(review cards due now, new cards available now) — the two parts of :meth:`queue`,
-        counted without building it."""
+        """(cards due now or in (re)learning due within :data:`LEARN_AHEAD`, new cards available
+        now): the parts of :meth:`queue`, counted."""
         now = now or datetime.now(UTC)
-        with self.sessions() as s:
-            dues = self._due_map(s)
-            own = own_cards.entries(s)
-        due = sum(1 for cid, d in dues.items() if d <= now and (e := self._entry_of(cid, own)) and filters.match(e))
-        room = max(0, self.new_per_day - self.new_introduced_today(now))
-        if room == 0:
-            return due, 0
-        new = sum(1 for e in [*own.values(), *self._ordered] if e.id not in dues and filters.match(e))
-        return due, min(room, new)
+        _, (due, new, ahead) = self._read_plan(filters, now, LEARN_AHEAD)
+        return len(due) + len(ahead), len(new)
 
     def overview(self, now: datetime | None = None) -> tuple[list[TopicProgress], int, int]:
         """(:meth:`progress`, due reviews, new cards available) from one read: the home page."""
         now = now or datetime.now(UTC)
-        day_start = now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-        with self.sessions() as s:  # one query: every card's id, due and creation time
-            rows = s.execute(select(CardRow.question_id, CardRow.due, CardRow.created_at)).all()
-            own_ids = {own_cards.own_card_id(i) for i in s.scalars(select(OwnCardRow.id))}
-        dues = {cid: d for cid, d, _ in rows}
-        introduced = sum(1 for cid, _, c in rows if c >= day_start and KP_SEP not in cid)
-        due = sum(1 for cid, d in dues.items() if d <= now and (cid in own_ids or self._entry_of(cid)))
-        room = max(0, self.new_per_day - introduced)
-        new = min(room, sum(1 for i in [*own_ids, *self._ordered_ids] if i not in dues)) if room else 0
-        return self._progress(dues, now, Filters()), due, new
+        rows, (due, new, ahead) = self._read_plan(Filters(), now, LEARN_AHEAD)  # one read of the cards
+        dues = {r[0]: r[1] for r in rows if r[6] is not None}
+        return self._progress(dues, now, Filters()), len(due) + len(ahead), len(new)
 
     def progress(self, now: datetime | None = None, filters: Filters = Filters()) -> list[TopicProgress]:
         """Due / new / learned counts for every topic that has entries (an entry counts once per topic)."""
@@ -358,6 +498,7 @@ class Flashcards:
         """For each rating, how long until the card would be due again if rated so now."""
         now = now or datetime.now(UTC)
         with self.sessions() as s:
+            self.refresh(s)
             row = s.get(CardRow, entry_id)
         card = _to_card(row) if row else Card(card_id=0, due=now)
         return {name: self.scheduler.review_card(card, r, now)[0].due - now for name, r in RATINGS.items()}
@@ -379,12 +520,15 @@ class Flashcards:
         rating = RATINGS[rating.lower()] if isinstance(rating, str) else rating
         with self.sessions.begin() as s:
             now = now or datetime.now(UTC)
+            self.refresh(s)
             row = s.get(CardRow, entry_id, with_for_update=True)
             if seen is not None and seen != card_version(row):
                 raise CardChangedError(
                     f"card '{entry_id}' was rated elsewhere after you saw it; your rating was not recorded")
             if row is None:
                 row = self._create_row(s, entry_id, now)
+            elif row.last_review is None and KP_SEP not in entry_id:
+                row.created_at = now  # a new card with a row (buried or suspended once): introduced now
             card, _log = self.scheduler.review_card(_to_card(row), rating, now)
             _store(row, card)
             s.add(ReviewLogRow(question_id=entry_id, rating=int(rating), reviewed_at=now, duration_ms=duration_ms))
@@ -399,6 +543,68 @@ class Flashcards:
             question_id=card_id, state=int(card.state), step=card.step, stability=None, difficulty=None,
             due=now, last_review=None, created_at=now).on_conflict_do_nothing(index_elements=["question_id"]))
         return s.get(CardRow, card_id, with_for_update=True, populate_existing=True)
+
+    def undo(self, now: datetime | None = None) -> Undone | None:
+        """Undo the most recent rating (of any card): delete that review-log row and rebuild the
+        card from the log left (replay). A card left with no review becomes new again: its row
+        is deleted (so today's new-card count goes back down), unless the row must stay (a
+        key-point card, or a card suspended or buried until after ``now``, UTC), which is reset
+        to the new state. One write transaction, locked as :meth:`review` is. Returns what was
+        undone, or None when there is no review."""
+        with self.sessions.begin() as s:
+            now = now or datetime.now(UTC)
+            self.refresh(s)
+            last = s.scalars(select(ReviewLogRow).order_by(ReviewLogRow.id.desc()).limit(1).with_for_update()).first()
+            if last is None:
+                return None
+            cid = last.question_id
+            undone = Undone(cid, last.rating, last.reviewed_at)
+            row = s.get(CardRow, cid, with_for_update=True)
+            s.delete(last)
+            s.flush()
+            rest = list(s.scalars(select(ReviewLogRow).where(ReviewLogRow.question_id == cid).order_by(ReviewLogRow.id)))
+            if row is not None:
+                keep = KP_SEP in cid or row.suspended or (row.buried_until is not None and row.buried_until > now)
+                if not rest and not keep:
+                    s.execute(delete(CardRow).where(CardRow.question_id == cid))
+                else:
+                    created = rest[0].reviewed_at if rest and rest[0].reviewed_at < row.created_at else row.created_at
+                    _store(row, self.replay(rest, created))
+        return undone
+
+    def bury(self, card_id: str, now: datetime | None = None) -> datetime:
+        """Take a card out of the queue until the next midnight UTC after ``now``; returns that
+        time. A new card gets its row (new state, no review). Raises :class:`UnknownEntryError`."""
+        self.card(card_id)
+        now = now or datetime.now(UTC)
+        until = _day_start(now) + timedelta(days=1)
+        with self.sessions.begin() as s:
+            row = s.get(CardRow, card_id, with_for_update=True) or self._create_row(s, card_id, now)
+            row.buried_until = until
+        return until
+
+    def suspend(self, card_id: str, now: datetime | None = None) -> None:
+        """Take a card out of the queue until :meth:`unsuspend` (Anki's suspend); its schedule is
+        kept. A new card gets its row (new state, no review). Raises :class:`UnknownEntryError`."""
+        self.card(card_id)
+        now = now or datetime.now(UTC)
+        with self.sessions.begin() as s:
+            row = s.get(CardRow, card_id, with_for_update=True) or self._create_row(s, card_id, now)
+            row.suspended = True
+
+    def unsuspend(self, card_id: str) -> bool:
+        """Put a suspended card back in the queue; False when it was not suspended."""
+        with self.sessions.begin() as s:
+            row = s.get(CardRow, card_id, with_for_update=True)
+            if row is None or not row.suspended:
+                return False
+            row.suspended = False
+            return True
+
+    def suspended(self) -> list[str]:
+        """Ids of the suspended cards, sorted."""
+        with self.sessions() as s:
+            return list(s.scalars(select(CardRow.question_id).where(CardRow.suspended).order_by(CardRow.question_id)))
 
     def add_key_point_cards(self, entry_id: str, key_point_ids: Iterable[str], now: datetime | None = None) -> list[str]:
         """Put a card for each key point in the queue, due now (FSRS Learning, step 0); returns
@@ -415,12 +621,13 @@ class Flashcards:
         return created
 
     # -- integrity -----------------------------------------------------------------------
-    def replay(self, logs: Iterable[ReviewLogRow], created_at: datetime) -> Card:
+    def replay(self, logs: Iterable[ReviewLogRow], created_at: datetime, scheduler: Scheduler | None = None) -> Card:
         """The state a card must have: its review log (in the order recorded) replayed through
-        this scheduler from a new card created at ``created_at``."""
+        ``scheduler`` (default: the current one) from a new card created at ``created_at``."""
+        scheduler = scheduler or self.scheduler
         card = Card(card_id=0, due=created_at)
         for log in logs:
-            card, _ = self.scheduler.review_card(card, Rating(log.rating), log.reviewed_at)
+            card, _ = scheduler.review_card(card, Rating(log.rating), log.reviewed_at)
         return card
 
     def damaged(self) -> list[str]:
@@ -436,29 +643,58 @@ class Flashcards:
         A due date that alone differs is reported too (the desired retention may have changed
         since; the replay uses the current one). Returns one :class:`CardProblem` per card found
         wrong, in card id order."""
-        out: list[CardProblem] = []
         with self.sessions.begin() if repair else self.sessions() as s:
-            logs: dict[str, list[ReviewLogRow]] = {}
-            for log in s.scalars(select(ReviewLogRow).order_by(ReviewLogRow.id)):
-                logs.setdefault(log.question_id, []).append(log)
-            for row in s.scalars(select(CardRow).order_by(CardRow.question_id)):
-                own = logs.get(row.question_id, [])
-                created = own[0].reviewed_at if own and own[0].reviewed_at < row.created_at else row.created_at
-                want = self.replay(own, created)
-                problem = state_problem(row) or _differs(row, want)
-                if problem is None:
-                    continue
-                if repair:
-                    _store(row, want)
-                out.append(CardProblem(row.question_id, problem, repair))
+            self.refresh(s)
+            return self._check(s, repair, self.scheduler)
+
+    def _check(self, s: Session, repair: bool, scheduler: Scheduler) -> list[CardProblem]:
+        out: list[CardProblem] = []
+        logs: dict[str, list[ReviewLogRow]] = {}
+        for log in s.scalars(select(ReviewLogRow).order_by(ReviewLogRow.id)):
+            logs.setdefault(log.question_id, []).append(log)
+        for row in s.scalars(select(CardRow).order_by(CardRow.question_id)):
+            own = logs.get(row.question_id, [])
+            created = own[0].reviewed_at if own and own[0].reviewed_at < row.created_at else row.created_at
+            want = self.replay(own, created, scheduler)
+            problem = state_problem(row) or _differs(row, want)
+            if problem is None:
+                continue
+            if repair:
+                _store(row, want)
+            out.append(CardProblem(row.question_id, problem, repair))
         return out
 
-    def history(self, entry_ids: Iterable[str] | None = None) -> list[ReviewLogRow]:
+    def review_count(self) -> int:
+        """Number of reviews in the log (all time)."""
         with self.sessions() as s:
-            q = select(ReviewLogRow).order_by(ReviewLogRow.reviewed_at)
+            return s.scalar(select(func.count()).select_from(ReviewLogRow)) or 0
+
+    def optimize(self):
+        """Fit the FSRS parameters to this learner's review log (``fsrs.Optimizer``, run in a
+        child process: it imports torch). Nothing is saved: pass the result's ``parameters`` to
+        :meth:`save_settings` (``fsrs_parameters``) to use them, which reschedules every card.
+
+        Returns :class:`torchdojo.practice.optimizer.Optimization` (review counts, parameters,
+        log loss before and after). Raises :class:`torchdojo.practice.optimizer.NotEnoughReviewsError`
+        below :data:`torchdojo.practice.optimizer.MIN_REVIEWS` reviews that count for training,
+        :class:`torchdojo.practice.optimizer.OptimizerError` when the optimiser fails."""
+        from torchdojo.practice import optimizer
+
+        self.refresh()
+        return optimizer.optimize(self.history(), self.study.fsrs_parameters)
+
+    def history(self, entry_ids: Iterable[str] | None = None) -> list[ReviewLogRow]:
+        """Review-log rows (of ``entry_ids``, or all), oldest first."""
+        with self.sessions() as s:
+            q = select(ReviewLogRow).order_by(ReviewLogRow.reviewed_at, ReviewLogRow.id)
             if entry_ids is not None:
                 q = q.where(ReviewLogRow.question_id.in_(list(entry_ids)))
             return list(s.scalars(q))
+
+
+def _day_start(now: datetime) -> datetime:
+    """Midnight UTC at the start of ``now``'s day."""
+    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _store(row: CardRow, card: Card) -> None:

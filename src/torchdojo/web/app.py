@@ -85,6 +85,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         scorecards,
         stats,
     )
+    from torchdojo.web.routes import settings as settings_page
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -132,7 +133,8 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
                 "judge": judge.health() if judge is not None else {"state": "not started", "restarts": 0,
                                                                     "last_failure": None}}
 
-    for module in (home, browse, question, review, cards, challenges, mock, interview, scorecards, stats, data):
+    for module in (home, browse, question, review, cards, challenges, mock, interview, scorecards, stats, data,
+                   settings_page):
         app.include_router(module.router)
 
     @app.exception_handler(MockError)

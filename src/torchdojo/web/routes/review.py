@@ -2,12 +2,14 @@
 
 Works with HTMX (fragments swapped in place) and without JavaScript (plain forms and
 redirects). The time shown-to-rated is measured server-side from a hidden timestamp.
+Undo (``u`` or Ctrl+Z) removes the latest rating and shows that card again; Bury (``-``) and
+Suspend (``!``) take the card out of the queue (until tomorrow / until unsuspended on /settings).
 """
 
 from __future__ import annotations
 
 import time
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -32,6 +34,7 @@ def _card_ctx(request: Request, f: Filters, reveal: bool, card_id: str | None = 
         card_id = queue[0] if queue else None
     entry, kp = d.flashcards.card(card_id) if card_id else (None, None)
     ctx = {
+        "can_undo": d.flashcards.review_count() > 0,
         "f": f,
         "qs": _qs(f),
         "entry": entry,
@@ -73,10 +76,76 @@ def _reviewed_today(d) -> int:
     return d.flashcards.reviews_since(datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0))
 
 
+#: What the page says after an action, for a browser without JavaScript (``?done=`` after the redirect).
+_DONE = {
+    **{f"undone-{n}": f"Undone: {n.capitalize()}. Here is the card again." for n in RATINGS},
+    "nothing": "Nothing to undo.",
+    "buried": "Buried until the next midnight UTC.",
+    "suspended": "Suspended: unsuspend it on the Settings page.",
+}
+
+
 @router.get("/review", response_class=HTMLResponse)
-def review(request: Request, level: str | None = None, topic: str | None = None, type: str | None = None):
-    ctx = _card_ctx(request, filters(level, topic, type), reveal=False)
+def review(request: Request, level: str | None = None, topic: str | None = None, type: str | None = None,
+           card: str | None = Query(None, max_length=200), done: str | None = Query(None, max_length=20)):
+    """The queue's head, or ``card`` (a card id: where Undo sends a browser without JavaScript)."""
+    if card is not None:
+        try:
+            dojo(request).flashcards.card(card)
+        except UnknownEntryError:
+            card = None
+    ctx = _card_ctx(request, filters(level, topic, type), reveal=False, card_id=card)
+    if done in _DONE:
+        ctx["notice"] = _DONE[done]
     return templates.TemplateResponse(request, "review.html", ctx)
+
+
+def _after_action(request: Request, f: Filters, notice: str, done: str, card_id: str | None = None):
+    """The page (or HTMX fragment) after undo / bury / suspend: ``card_id`` or the queue's head."""
+    if not is_htmx(request):
+        extra = f"&card={quote(card_id, safe='')}" if card_id else ""
+        return RedirectResponse(f"/review?{_qs(f)}&done={done}{extra}", status_code=303)
+    ctx = _card_ctx(request, f, reveal=False, card_id=card_id)
+    ctx["notice"] = notice
+    return templates.TemplateResponse(request, "partials/card.html", ctx)
+
+
+@router.post("/review/undo", response_class=HTMLResponse)
+def undo(request: Request, level: str | None = Form(None), topic: str | None = Form(None), type: str | None = Form(None)):
+    """Undo the most recent rating (of any card) and show that card again."""
+    f = filters(level, topic, type)
+    d = dojo(request)
+    undone = d.flashcards.undo()
+    if undone is None:
+        return _after_action(request, f, _DONE["nothing"], "nothing")
+    name = {1: "again", 2: "hard", 3: "good", 4: "easy"}[undone.rating]
+    try:
+        d.flashcards.card(undone.card_id)
+    except UnknownEntryError:  # its entry left the bank: undone, but it cannot be shown
+        return _after_action(request, f, f"Undone: {name.capitalize()} on {undone.card_id}.", f"undone-{name}")
+    return _after_action(request, f, _DONE[f"undone-{name}"], f"undone-{name}", undone.card_id)
+
+
+@router.post("/review/{entry_id}/bury", response_class=HTMLResponse)
+def bury(request: Request, entry_id: str, level: str | None = Form(None), topic: str | None = Form(None),
+         type: str | None = Form(None)):
+    """Out of the queue until the next midnight UTC."""
+    try:
+        until = dojo(request).flashcards.bury(entry_id)
+    except UnknownEntryError as e:
+        raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
+    return _after_action(request, filters(level, topic, type), f"Buried until {until:%Y-%m-%d %H:%M} UTC.", "buried")
+
+
+@router.post("/review/{entry_id}/suspend", response_class=HTMLResponse)
+def suspend(request: Request, entry_id: str, level: str | None = Form(None), topic: str | None = Form(None),
+            type: str | None = Form(None)):
+    """Out of the queue until unsuspended (on /settings)."""
+    try:
+        dojo(request).flashcards.suspend(entry_id)
+    except UnknownEntryError as e:
+        raise HTTPException(404, f"There is no question with id '{entry_id}'.") from e
+    return _after_action(request, filters(level, topic, type), _DONE["suspended"], "suspended")
 
 
 @router.get("/review/{entry_id}/answer", response_class=HTMLResponse)

@@ -1,7 +1,10 @@
-// Keyboard shortcuts for the review page: space reveals, 1-4 rate. Nothing else needs JS.
+// Keyboard shortcuts for the review page: space reveals, 1-4 rate, u or Ctrl+Z undoes, - buries,
+// ! suspends. Nothing else needs JS.
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.closest("input, textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-  const el = document.querySelector(`#card [data-key="${ev.key}"]`);
+  if (ev.target.closest("input, textarea, select")) return;
+  const undo = (ev.ctrlKey || ev.metaKey) && !ev.altKey && ev.key.toLowerCase() === "z";
+  if (!undo && (ev.ctrlKey || ev.metaKey || ev.altKey)) return;
+  const el = document.querySelector(`#card-slot [data-key="${undo ? "u" : ev.key}"]`);
   if (el) { ev.preventDefault(); el.click(); }
 });
 
