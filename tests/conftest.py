@@ -26,6 +26,9 @@ os.environ["TORCHDOJO_JUDGE_PRESTART"] = "0"
 # Every server's grader worker would build the search's dense index of the whole bank (minutes of
 # CPU); only the search tests ask for it, over a small bank (TORCHDOJO_SEARCH_DENSE=1 in their env).
 os.environ["TORCHDOJO_SEARCH_DENSE"] = "0"
+# Rich reads the width once, when a CLI module's console is built (whichever test imports it
+# first): give every in-process CLI test the same wide terminal, so output does not wrap by chance.
+os.environ["COLUMNS"] = "200"
 # Expected outputs are cached per test session, never in the user's own cache.
 os.environ.setdefault("TORCHDOJO_CACHE_DIR", tempfile.mkdtemp(prefix="torchdojo-test-cache-"))
 
