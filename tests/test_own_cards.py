@@ -250,3 +250,44 @@ def test_cli_add_list_note_bookmark_edit_rm(db_url):
     r = runner.invoke(app, ["cards", "rm", "own:1"], input="y\n")
     assert r.exit_code == 0 and "Deleted own:1" in r.output
     assert "0 card(s)" in runner.invoke(app, ["cards", "list", "--own"]).output
+
+
+def test_an_answer_to_an_own_card_is_graded_on_its_key_points_in_the_web_app(db_url, server):
+    """The grader's worker has no database: the own card travels with the request, and an edit
+    to its key points is graded on the new ones (no stale rubric)."""
+    import re
+
+    import httpx
+
+    from torchdojo.core import Dojo
+    from torchdojo.settings import Settings
+
+    d = Dojo(Settings(bank_dir=BANK, database_url=db_url))
+    card = d.own_cards.create(
+        "Why call zero_grad() every step?", "Gradients accumulate into .grad across backward calls.",
+        ["backward adds gradients into .grad instead of overwriting them",
+         "without clearing, each step uses the sum of all earlier gradients"])
+    c = httpx.Client(base_url=server.url, timeout=300)
+    hx = {"HX-Request": "true"}
+    answer = ("Because backward accumulates: it adds the new gradient into .grad rather than replacing it, "
+              "so if you never clear it every step would use the sum of all the earlier gradients.")
+    r = c.post(f"/cards/own/{card.id}/answer", data={"answer": answer}, headers=hx)
+    assert r.status_code == 200, r.text[:2000]
+    assert "not graded" not in r.text, r.text[:2000]
+    statuses = re.findall(r'<li class="kp (hit|missed|contradicted)">', r.text)
+    assert statuses.count("hit") == 2, statuses
+    assert [sc.entry_id for sc in d.scorecards.list()] == [card.card_id]  # kept, for self-review
+    # edit: a third key point the answer does not make → now missed, not a cached 2/2
+    d.own_cards.update(card.id, card.front, card.back,
+                       [*card.key_points, "a DataLoader with num_workers above zero loads batches in parallel processes"], None, None)
+    r = c.post(f"/cards/own/{card.id}/answer", data={"answer": answer}, headers=hx)
+    statuses = re.findall(r'<li class="kp (hit|missed|contradicted)">', r.text)
+    assert len(statuses) == 3 and statuses.count("missed") >= 1, statuses
+    # without JavaScript: the card's page with the feedback in it
+    page = c.post(f"/cards/own/{card.id}/answer", data={"answer": answer})
+    assert page.status_code == 200 and 'id="own-card"' in page.text and 'id="practice-score"' in page.text
+    # a card without key points cannot be graded: 422 with a message
+    bare = d.own_cards.create("A card with no key points", "back")
+    r = c.post(f"/cards/own/{bare.id}/answer", data={"answer": answer}, headers=hx)
+    assert r.status_code == 422 and "no key points" in r.text
+    assert c.post("/cards/own/999999/answer", data={"answer": "x"}, headers=hx).status_code == 404

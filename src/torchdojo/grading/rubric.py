@@ -170,6 +170,11 @@ class EmbeddingGrader:
         self._rubrics: dict[str, dict] = {}
         self._lock = threading.Lock()
 
+    def forget(self, entry_id: str) -> None:
+        """Drop the cached rubric of ``entry_id`` (an own card the learner may have edited)."""
+        with self._lock:
+            self._rubrics.pop(entry_id, None)
+
     def warm_up(self) -> None:
         """Load the model and run it once (the first call is slower)."""
         self.encoder.encode(["warm up the sentence encoder"])
@@ -328,10 +333,13 @@ def _calibration(kp_emb: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     entry reaches to this point's texts (what a sentence about something else reaches)."""
     own, other = [], []
     for n, E in enumerate(kp_emb):
-        G = E @ E.T
-        np.fill_diagonal(G, -1.0)
-        loo = G.max(1)[1:] if len(E) > 2 else G.max(1)
-        own.append(float(np.median(loo)) if len(loo) else 0.6)
+        if len(E) < 2:  # a point with no phrasings (an own card's): nothing to calibrate on
+            own.append(0.6)
+        else:
+            G = E @ E.T
+            np.fill_diagonal(G, -1.0)
+            loo = G.max(1)[1:] if len(E) > 2 else G.max(1)
+            own.append(float(np.median(loo)))
         rest = [F for m, F in enumerate(kp_emb) if m != n]
         other.append(float((np.concatenate(rest) @ E.T).max()) if rest else 0.4)
     return np.array(own), np.array(other)

@@ -12,7 +12,9 @@ Two halves in one module:
   ``{"id": n, "search": text, "k": 100}`` -> ``{"id": n, "dense": [[entry_id, score], ...]}``
   ranks entries by embedding (:mod:`torchdojo.store.dense`; the index is built, or read from the
   cache, in a background thread once the worker is ready; until then the reply is an error and
-  the caller searches lexically). Only protocol lines go to the real
+  the caller searches lexically). An answer to an own card (``entry_id`` ``own:<n>``) carries
+  the card: ``"own_card": {"front", "back", "key_points", "topic", "level"}`` (the worker has
+  no database), graded on its key points as they are now. Only protocol lines go to the real
   stdout: file descriptor 1 is pointed at stderr before anything heavy is imported, so library
   prints and progress bars cannot corrupt the protocol.
 - :class:`GraderProcess`: the client a face holds. It imports neither torch nor
@@ -113,7 +115,17 @@ def _handle(line: bytes, bank: Bank, grader: Any, dense: _DenseSearch | None = N
     entry_id, answer = req.get("entry_id"), req.get("answer")
     if not isinstance(entry_id, str) or not isinstance(answer, str):
         return {"id": rid, "error": "malformed request: needs string fields 'entry_id' and 'answer'"}
-    entry = bank.get(entry_id)
+    own = req.get("own_card")
+    if isinstance(own, dict):
+        try:
+            entry = _own_entry(entry_id, own)
+        except (TypeError, ValueError) as e:
+            return {"id": rid, "error": f"malformed own card: {e}"}
+        forget = getattr(grader, "forget", None)
+        if callable(forget):
+            forget(entry_id)  # the learner may have edited it since
+    else:
+        entry = bank.get(entry_id)
     if entry is None:
         return {"id": rid, "error": f"unknown entry id {entry_id!r} (not in the worker's bank)"}
     try:
@@ -124,6 +136,26 @@ def _handle(line: bytes, bank: Bank, grader: Any, dense: _DenseSearch | None = N
 
         traceback.print_exc(file=sys.stderr)
         return {"id": rid, "error": f"the grader raised {type(e).__name__}: {e}"}
+
+
+def _own_entry(card_id: str, fields: dict[str, Any]) -> Entry:
+    """The :class:`Entry` view of an own card sent with a request (see :mod:`torchdojo.practice.own_cards`)."""
+    from datetime import UTC, datetime
+
+    from torchdojo.practice.own_cards import OwnCard, is_own_id, parse_own_id
+
+    n = parse_own_id(card_id) if is_own_id(card_id) else None
+    if n is None:
+        raise ValueError(f"{card_id!r} is not an own card id (own:<n>)")
+    kps = fields.get("key_points") or []
+    if not isinstance(kps, list) or not all(isinstance(k, str) for k in kps):
+        raise ValueError("key_points must be a list of strings")
+    text = {k: fields.get(k) for k in ("front", "back", "topic", "level")}
+    if not all(v is None or isinstance(v, str) for v in text.values()) or not text["front"]:
+        raise ValueError("front (a non-empty string), back, topic and level must be strings")
+    now = datetime.now(UTC)
+    return OwnCard(n, text["front"], text["back"] or "", tuple(kps), text["topic"] or None, text["level"] or None,
+                   now, now).as_entry()
 
 
 def main() -> int:
@@ -384,7 +416,13 @@ class GraderProcess:
         """Grade in the worker. ``timeout`` bounds the whole call (waiting for the model to load
         and for other requests included); None waits as long as the worker lives. Never raises:
         a failed load, a dead worker, a timeout or a worker error return a failed Feedback."""
-        reply, why = self._call({"entry_id": entry.id, "answer": answer}, timeout)
+        payload: dict[str, Any] = {"entry_id": entry.id, "answer": answer}
+        if entry.id.startswith("own:"):  # the worker has no database: send the card itself
+            payload["own_card"] = {"front": entry.meta.title, "back": entry.body,
+                                   "key_points": [k.text for k in entry.meta.key_points],
+                                   "topic": entry.meta.topics[0] if entry.meta.topics else None,
+                                   "level": entry.meta.level or None}
+        reply, why = self._call(payload, timeout)
         if reply is None:
             return failed(entry, self.name, why)
         if "feedback" in reply:

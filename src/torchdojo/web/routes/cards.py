@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
+from markupsafe import escape
 
 from torchdojo.practice.card_browser import SORTS, STATES, CardQueryError, parse_query
 from torchdojo.practice.flashcards import split_card_id
@@ -121,6 +122,47 @@ def edit_card(request: Request, card_id: DbId, front: str = Form(""), back: str 
         ctx["values"] = {"front": front, "back": back, "key_points": key_points, "topic": topic, "level": level}
         return templates.TemplateResponse(request, "own_card.html", ctx, status_code=422)
     return RedirectResponse(f"/cards/own/{card_id}?saved=1", status_code=303)
+
+
+def own_page(request: Request, card_id: int, status_code: int = 200, **extra):
+    """An own card's page (card, note, practice form, edit form) with ``extra`` in its context."""
+    card = _own(request, card_id)
+    d = dojo(request)
+    ctx = _form_ctx(card, status=d.flashcards.status(card.card_id), note=d.notes.get(card.card_id),
+                    note_card_id=card.card_id, **extra)
+    return templates.TemplateResponse(request, "own_card.html", ctx, status_code=status_code)
+
+
+@router.post("/cards/own/{card_id}/answer", response_class=HTMLResponse)
+def practise_own(request: Request, card_id: DbId, answer: str = Form("")):
+    """Grade an answer to an own card on its key points (in the grader's worker, as for bank
+    questions) and open its scorecard. HTMX: the feedback fragment; otherwise the card's page
+    with it. No key points: 422 (nothing to grade on). Over the practice form's limit: 422."""
+    from torchdojo.web.routes.question import MAX_ANSWER_CHARS, _grade, _practice_view
+
+    card = _own(request, card_id)
+    d = dojo(request)
+    error = None
+    if not card.key_points:
+        error = "This card has no key points, so answers to it cannot be graded: add key points below."
+    elif len(answer) > MAX_ANSWER_CHARS:
+        error = (f"Your answer is {len(answer):,} characters long; the most that can be graded is "
+                 f"{MAX_ANSWER_CHARS:,}. Shorten it and try again.")
+    if error:
+        if is_htmx(request):
+            return HTMLResponse(f'<p class="bad" role="alert" id="practice-error">{escape(error)}</p>', status_code=422)
+        return own_page(request, card_id, 422, practice_error=error, answer=answer)
+    entry = card.as_entry()
+    fb, was_loading = _grade(request, entry, answer)
+    view = _practice_view(entry, answer, fb, was_loading)
+    if answer.strip():
+        sid = d.scorecards.create(entry.id, answer, fb, context="practice")
+        view["sc"] = d.scorecards.get(sid)
+        view["back"] = f"/cards/own/{card_id}#practice"
+        view["is_follow_up"] = False
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/feedback.html", view)
+    return own_page(request, card_id, practice=view, answer=answer)
 
 
 @router.get("/cards/own/{card_id}/delete", response_class=HTMLResponse)

@@ -35,6 +35,15 @@ templates.env.globals["BANDS"] = BANDS
 
 
 def _entry(request: Request, entry_id: str) -> Entry:
+    """The bank entry, or the :class:`Entry` view of an own card (``own:<n>``); 404 otherwise."""
+    from torchdojo.practice.flashcards import UnknownEntryError
+    from torchdojo.practice.own_cards import is_own_id
+
+    if is_own_id(entry_id):
+        try:
+            return dojo(request).flashcards.card(entry_id)[0]
+        except UnknownEntryError:
+            raise HTTPException(404, f"There is no own card '{entry_id}'.") from None
     entry = dojo(request).bank.get(entry_id)
     if entry is None:
         raise HTTPException(404, f"There is no question with id '{entry_id}'. Search the bank instead.")
@@ -127,5 +136,9 @@ def practise(request: Request, entry_id: str, answer: str = Form(""), parent: in
         view["is_follow_up"] = parent is not None
     if is_htmx(request):
         return templates.TemplateResponse(request, "partials/feedback.html", view)
+    if entry.id.startswith("own:"):  # a follow-up to an own card's answer, without JavaScript
+        from torchdojo.web.routes.cards import own_page
+
+        return own_page(request, int(entry.id[4:]), practice=view, answer=answer)
     ctx = _ctx(request, entry, answer=answer, practice=view)
     return templates.TemplateResponse(request, "question.html", ctx)
