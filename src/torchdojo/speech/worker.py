@@ -87,6 +87,10 @@ def _env(settings: Any) -> dict[str, str]:
     return env
 
 
+class _Died(Exception):
+    """The worker exited while a request was in flight."""
+
+
 class SpeechProcess:
     """The recogniser in a child process (``python -m torchdojo.speech.worker``). Thread-safe
     (one transcription at a time). A worker that dies is restarted by the next call."""
@@ -144,22 +148,36 @@ class SpeechProcess:
         input's (``empty``, ``not-audio``, ``too-long``, ``no-speech`` …) or ``engine`` when the
         worker fails or times out (then the recording is the caller's to keep for a retry)."""
         deadline = time.monotonic() + timeout
+        request = {"path": str(path), "name": name, "entry_id": entry_id}
         with self._lock:
-            if self._proc is None or self._proc.poll() is not None:
-                self._start(deadline)
-            assert self._proc is not None and self._proc.stdin is not None
-            self._next += 1
-            try:
-                self._proc.stdin.write(json.dumps({"id": self._next, "path": str(path), "name": name,
-                                                   "entry_id": entry_id}).encode() + b"\n")
-                self._proc.stdin.flush()
-            except OSError:
-                self._stop()
-                raise SpeechError("engine", "the speech recogniser stopped unexpectedly; try again") from None
-            msg = self._reply(deadline)
+            for attempt in (1, 2):  # a worker that died since the last call is restarted once
+                if self._proc is None or self._proc.poll() is not None:
+                    self._start(deadline)
+                try:
+                    msg = self._send(request, deadline)
+                    break
+                except _Died:
+                    if attempt == 2:
+                        raise SpeechError("engine", "the speech recogniser stopped unexpectedly; try again") from None
         if "transcript" in msg:
             return Transcript.model_validate(msg["transcript"])
         raise SpeechError(msg.get("kind", "engine"), msg.get("error", "transcription failed"))
+
+    def _send(self, request: dict[str, Any], deadline: float) -> dict[str, Any]:  # holds self._lock
+        assert self._proc is not None and self._proc.stdin is not None
+        self._next += 1
+        try:
+            self._proc.stdin.write(json.dumps({"id": self._next, **request}).encode() + b"\n")
+            self._proc.stdin.flush()
+        except OSError:
+            self._stop()
+            raise _Died from None
+        try:
+            return self._reply(deadline)
+        except SpeechError as e:
+            if "stopped unexpectedly" in str(e):
+                raise _Died from None
+            raise
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
