@@ -48,6 +48,10 @@ if [[ $want_test == 1 ]]; then
   command -v ps >/dev/null || missing+=(procps)
   command -v setpriv >/dev/null || missing+=(util-linux)
   command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+  # Answer out loud: test recordings are synthesised by espeak-ng; the benchmark also uses flite and sox.
+  command -v espeak-ng >/dev/null || missing+=(espeak-ng)
+  command -v flite >/dev/null || missing+=(flite)
+  command -v sox >/dev/null || missing+=(sox)
 fi
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"

@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     llm_api_key: str | None = None
     #: Seconds to wait for the LLM endpoint per answer.
     llm_timeout: float = Field(default=60.0, gt=0, le=600)
+    #: Longest recording transcribed, in seconds (answer out loud; see docs/speech.md).
+    speech_max_seconds: float = Field(default=300.0, gt=0, le=3600)
+    #: Keep recordings after transcription (in ``<data dir>/recordings``); off: discarded.
+    speech_keep_recordings: bool = False
+    #: CPU threads the speech recogniser uses (0: all cores).
+    speech_threads: int = Field(default=2, ge=0, le=64)
     host: str = "127.0.0.1"
     port: int = 8000
     #: More host names the web app answers to (comma-separated), besides the bound host,

@@ -1,7 +1,9 @@
 """``torchdojo answer ENTRY_ID``: answer one question in the terminal and get it graded.
 
 Outside a mock interview: no clock, nothing stored. The answer is typed (end it with a line
-containing only ``.``, as in ``torchdojo mock``) or read from ``--file``, graded in this process by
+containing only ``.``, as in ``torchdojo mock``), read from ``--file``, or spoken (``--audio FILE``:
+transcribed offline by :mod:`torchdojo.speech`, corrected in an editor, and shown with delivery
+feedback beside the content feedback), graded in this process by
 ``dojo.grader`` and shown with the mock report's per-answer rendering
 (:func:`torchdojo.cli.mock.feedback_panel`).
 """
@@ -13,9 +15,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
+from rich.table import Table
 from rich.text import Text
 
 from torchdojo.bank.taxonomy import TOPICS
@@ -51,12 +54,17 @@ def answer(
     ] = None,
     review: Annotated[bool | None, typer.Option(
         "--review/--no-review", help="confirm or change the machine's marks afterwards (default: in a terminal)")] = None,
+    audio: Annotated[Path | None, typer.Option(
+        "--audio", "-a", help="answer out loud: transcribe this recording (wav, mp3, ogg, webm, m4a… anything FFmpeg reads)")] = None,
+    record: Annotated[bool, typer.Option("--record", help="record the answer from the microphone")] = False,
+    edit: Annotated[bool | None, typer.Option(
+        "--edit/--no-edit", help="correct the transcript in $EDITOR before grading (default: in a terminal)")] = None,
 ) -> None:
     """Answer one question and get feedback: key points made and missed, misconceptions, a follow-up.
 
     The answer is kept with its rubric scorecard; in a terminal you then confirm or change the
     machine's marks (self-review; --no-review skips it). Exit status: 0 graded, 1 could not be
-    graded, 2 unknown id or unreadable file, 130 interrupted.
+    graded, 2 unknown id, unreadable file or recording that cannot be transcribed, 130 interrupted.
     """
     from torchdojo.cli.mock import feedback_panel
 
@@ -83,10 +91,20 @@ def answer(
         except (OSError, UnicodeDecodeError) as e:
             console.print(f"[red]Cannot read the answer from {escape(str(file))}:[/] {escape(str(e))}")
             raise typer.Exit(2) from None
+    if record:
+        console.print("[red]No microphone support here:[/] recording needs the sounddevice package and a "
+                      "microphone. Record with any app and pass the file: torchdojo answer ID --audio answer.wav")
+        raise typer.Exit(2)
+    transcript = None
+    if audio is not None:
+        transcript, text = _transcribe(d, entry, audio, sys.stdin.isatty() if edit is None else edit)
     m = entry.meta
     sub = f"{m.level or 'any level'} · {m.type} · {', '.join(TOPICS.get(t, t) for t in m.topics)}"
     console.print(Panel(Text(m.title, style="bold"), title=Text(entry.id), subtitle=Text(sub), padding=(1, 2)))
-    if file is not None:
+    if transcript is not None:
+        console.print(Panel(Text(text), title=Text(f"your spoken answer ({transcript.duration:.0f} s, "
+                                                   f"{transcript.engine})"), border_style="green"))
+    elif file is not None:
         console.print(Text(f"Answer read from {file}:"))
         console.print(Panel(Text(text), title=Text(f"your answer ({len(text)} characters)"), border_style="green"))
     else:
@@ -110,6 +128,11 @@ def answer(
         console.print(f"[red]Could not grade the answer:[/] {type(e).__name__}: {escape(str(e))}")
         raise typer.Exit(1) from None
     console.print(feedback_panel(text, fb, Text(f"Feedback · {m.title}"), what="answer"))
+    if transcript is not None:
+        from torchdojo.speech.delivery import delivery
+
+        console.print(delivery_panel(delivery(transcript, text, None if fb.error else fb,
+                                              [k.text for k in m.key_points])))
     sid = d.scorecards.create(entry.id, text, fb, context="practice")
     if review is None:
         review = sys.stdin.isatty()
@@ -126,3 +149,54 @@ def answer(
     console.print(f"[dim]Your answer is saved with scorecard #{sid}. The model answer: [bold]{where}[/][/]")
     if fb.error:
         raise typer.Exit(1)
+
+
+def _transcribe(d, entry, audio: Path, edit: bool):
+    """Transcribe ``audio`` in this process (the model loads in about a second) and let the
+    learner correct it. Exits 2 with a message naming the file when it cannot be transcribed."""
+    from torchdojo.speech import SpeechError
+    from torchdojo.speech.engine import WhisperEngine
+    from torchdojo.speech.vocab import Vocabulary
+
+    engine = WhisperEngine(Vocabulary.from_bank(d.bank), threads=d.settings.speech_threads,
+                           max_seconds=d.settings.speech_max_seconds)
+    try:
+        with console.status(f"transcribing {audio.name} (offline)…"):
+            transcript = engine.transcribe(audio, name=str(audio), entry=entry)
+    except SpeechError as e:
+        console.print(f"[red]Cannot use the recording:[/] {escape(str(e))}")
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        console.print()
+        raise typer.Exit(130) from None
+    text = transcript.text
+    console.print(Panel(Text(text), title=Text("transcript"), border_style="blue"))
+    if edit:
+        edited = typer.edit(text + "\n", extension=".txt")
+        if edited is not None:
+            text = edited.strip()
+    return transcript, text
+
+
+def delivery_panel(dv) -> Panel:
+    """Delivery feedback (:class:`torchdojo.speech.delivery.Delivery`) as a Rich panel."""
+    lo, hi = dv.wpm_range
+    rows = [
+        ("Speaking rate", "not enough words to say" if dv.wpm is None else
+         f"{dv.wpm:.0f} words/min ({dv.pace}; {lo}–{hi} is comfortable for an explanation)"),
+        ("Filler words", f"{dv.filler_count}" + (f" ({dv.fillers_per_minute:.1f}/min: "
+                                                  + ", ".join(f"{k} ×{v}" for k, v in dv.fillers.items()) + ")"
+                                                  if dv.filler_count and dv.fillers_per_minute is not None else "")),
+        ("Longest pause", f"{dv.longest_pause:.1f} s" + (f" after “{dv.longest_pause_after}”" if dv.longest_pause_after else "")),
+        ("First key point", "none made" if dv.time_to_first_key_point is None else
+         f"at {dv.time_to_first_key_point:.1f} s ({dv.first_key_point})"),
+        ("First 20 seconds", "unknown" if dv.states_answer_early is None else
+         "state the answer" if dv.states_answer_early else "do not state the answer"),
+    ]
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for k, v in rows:
+        grid.add_row(k, v)
+    parts: list = [grid] + [Text("• " + n, style="yellow") for n in dv.notes]
+    return Panel(Group(*parts), title=Text(f"Delivery · {dv.duration:.0f} s recording"), border_style="cyan")

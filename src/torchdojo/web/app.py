@@ -83,6 +83,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         question,
         review,
         scorecards,
+        speech,
         stats,
     )
     from torchdojo.web.routes import settings as settings_page
@@ -108,6 +109,8 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         # A worker still loading its model is killed at once (nothing to lose); one that is
         # grading gets a moment to answer (an unanswered item stays ungraded and is resumed).
         app.state.grader.close(timeout=0 if app.state.grader.status == "loading" else 3)
+        if getattr(app.state, "speech", None) is not None:  # started by the first recording
+            app.state.speech.close()
         if "judge" in app.state.dojo.__dict__:  # started at start-up (judge_prestart) or by a submission
             app.state.dojo.judge.close()
 
@@ -133,7 +136,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
                 "judge": judge.health() if judge is not None else {"state": "not started", "restarts": 0,
                                                                     "last_failure": None}}
 
-    for module in (home, browse, question, review, cards, challenges, mock, interview, scorecards, stats, data,
+    for module in (home, browse, question, speech, review, cards, challenges, mock, interview, scorecards, stats, data,
                    settings_page):
         app.include_router(module.router)
 

@@ -107,12 +107,25 @@ def _practice_view(entry: Entry, answer: str, fb: Feedback, was_loading: bool) -
 
 @router.post("/questions/{entry_id}/answer", response_class=HTMLResponse)
 def practise(request: Request, entry_id: str, answer: str = Form(""), parent: int | None = Form(None, ge=0, le=2**63 - 1),
-             target: str | None = Form(None, max_length=80), prompt: str | None = Form(None, max_length=2000)):
+             target: str | None = Form(None, max_length=80), prompt: str | None = Form(None, max_length=2000),
+             speech: str | None = Form(None, max_length=4_000_000)):
     """Grade one practice answer and open its scorecard for self-review. With ``parent`` (the
     scorecard of the answer it follows up), ``target`` and ``prompt``: the answer to a follow-up,
-    scored on the key point it probes. HTMX: the feedback fragment; otherwise the question page
-    with the feedback in it. Over :data:`MAX_ANSWER_CHARS` characters: 422."""
+    scored on the key point it probes. With ``speech`` (the transcript JSON the recording
+    returned, see :mod:`torchdojo.web.routes.speech`): delivery feedback beside the content
+    feedback. HTMX: the feedback fragment; otherwise the question page with the feedback in it.
+    Over :data:`MAX_ANSWER_CHARS` characters, or a malformed ``speech``: 422."""
     entry = _entry(request, entry_id)
+    transcript = None
+    if speech:
+        from pydantic import ValidationError
+
+        from torchdojo.speech import Transcript
+
+        try:
+            transcript = Transcript.model_validate_json(speech)
+        except ValidationError as e:
+            raise HTTPException(422, f"The recording's transcript sent with the answer is malformed: {e.errors()[:1]}") from None
     if target is not None and target not in {k.id for k in entry.meta.key_points}:
         raise HTTPException(422, f"'{target}' is not a key point of this question.")
     if len(answer) > MAX_ANSWER_CHARS:
@@ -126,6 +139,10 @@ def practise(request: Request, entry_id: str, answer: str = Form(""), parent: in
         return templates.TemplateResponse(request, "question.html", ctx, status_code=422)
     fb, was_loading = _grade(request, entry, answer)
     view = _practice_view(entry, answer, fb, was_loading)
+    if transcript is not None:
+        from torchdojo.speech.delivery import delivery
+
+        view["delivery"] = delivery(transcript, answer, None if fb.error else fb, [k.text for k in entry.meta.key_points])
     if answer.strip():
         d = dojo(request)
         sid = d.scorecards.create(entry.id, answer, fb, context="practice", parent_id=parent,
