@@ -116,14 +116,23 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 
 @pytest.fixture(scope="session")
-def browser():
+def pw():
+    """The one Playwright of this test process (a second ``sync_playwright()`` started while one
+    runs is refused: "using Playwright Sync API inside the asyncio loop")."""
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser(pw):
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import subprocess
 
 import httpx
 import pytest
-from conftest import CHROMIUM_ARGS
+from conftest import CHROMIUM, CHROMIUM_ARGS
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -28,16 +28,13 @@ def wav(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def mic_browser(wav):
-    """Chromium with a fake microphone playing ``wav`` (permission still asked: granted per context)."""
-    from playwright.sync_api import sync_playwright
-
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=[
-            *CHROMIUM_ARGS, "--use-fake-device-for-media-stream", f"--use-file-for-fake-audio-capture={wav}%noloop"])
-        yield b
-        b.close()
+def mic_browser(wav, pw):
+    """Chromium with a fake microphone playing ``wav`` (permission still asked: granted per context),
+    launched by the test process's one Playwright (conftest's ``pw``)."""
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=[
+        *CHROMIUM_ARGS, "--use-fake-device-for-media-stream", f"--use-file-for-fake-audio-capture={wav}%noloop"])
+    yield b
+    b.close()
 
 
 def test_record_transcribe_correct_and_grade_with_delivery_feedback(server, mic_browser):
