@@ -342,12 +342,12 @@ class GraderProcess:
             self._closed = True
             self._cond.notify_all()
         if proc is not None:
-            _stop(proc, timeout)
+            stop_process(proc, timeout)
 
     def _reap(self) -> None:  # holds self._cond; forget a previous (dead or failed) worker
         proc, self._proc = self._proc, None
         if proc is not None:
-            _stop(proc, 0.0)
+            stop_process(proc, 0.0)
 
     def __enter__(self) -> GraderProcess:
         self.start()
@@ -466,8 +466,9 @@ class GraderProcess:
         return False
 
 
-def _stop(proc: subprocess.Popen[bytes], timeout: float) -> None:
-    """Close stdin, wait up to ``timeout`` s, then kill and reap."""
+def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Close a worker's stdin (it exits on EOF), wait up to ``timeout`` s, then kill and reap
+    (the grader's and the speech worker's clients both stop theirs so)."""
     try:
         if proc.stdin is not None:
             proc.stdin.close()

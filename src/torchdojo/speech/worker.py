@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from torchdojo.grading.worker import stop_process
 from torchdojo.speech.transcript import SpeechError, Transcript
 
 WORKER_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "2"}
@@ -181,18 +182,8 @@ class SpeechProcess:
 
     def _stop(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        try:
-            if proc.stdin is not None:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(3)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        if proc is not None:
+            stop_process(proc, 3.0)
 
     def close(self) -> None:
         """Stop the worker (it exits on EOF; killed after 3 s)."""
