@@ -22,6 +22,7 @@ from torchdojo.practice.mock import MockConfig
 from torchdojo.settings import Settings
 from torchdojo.store import backup
 from torchdojo.store.backup import BackupError, NotEmptyError
+from torchdojo.store.db import head_revision
 from torchdojo.store.models import (
     Base,
     ChallengeProgressRow,
@@ -124,7 +125,7 @@ def test_backup_restore_round_trip_is_exact(seeded, tmp_path):
     text = seeded.data.backup_json(now=T0)
     doc = json.loads(text)
     assert doc["format"] == "torchdojo-backup" and doc["version"] == 1
-    assert doc["schema_revision"] == "0006" and doc["exported_at"] == "2026-03-02T09:15:30.123456+00:00"
+    assert doc["schema_revision"] == head_revision() and doc["exported_at"] == "2026-03-02T09:15:30.123456+00:00"
     card = doc["tables"]["cards"][0]
     assert list(card) == [c.name for c in Base.metadata.tables["cards"].columns]  # every column, in order
     assert card["due"].endswith("+00:00")
@@ -143,6 +144,22 @@ def test_backup_restore_round_trip_is_exact(seeded, tmp_path):
     before = max(r[0] for r in all_rows(target)["review_logs"])
     target.flashcards.review(doc["tables"]["cards"][0]["question_id"], "good", now=T0 + timedelta(days=30))
     assert max(r[0] for r in all_rows(target)["review_logs"]) == before + 1
+
+
+def test_a_backup_of_an_older_schema_restores_with_the_added_columns_filled(seeded, tmp_path):
+    """A backup made before migration 0007 (no ``mock_items.speech``) restores: the column is
+    filled as the migration fills it (empty). The same file claiming the current schema is refused."""
+    doc = json.loads(seeded.data.backup_json(now=T0))
+    assert doc["tables"]["mock_items"], "the seed has no mock item"
+    for row in doc["tables"]["mock_items"]:
+        assert row.pop("speech") is None
+    current = json.dumps(doc)
+    with pytest.raises(BackupError, match=r"table mock_items, row 0, column 'speech': missing"):
+        _dojo(tmp_path, "strict").data.restore(current)
+    doc["schema_revision"] = "0006"
+    target = _dojo(tmp_path, "target")
+    assert target.data.restore(json.dumps(doc)).problems == []
+    assert all_rows(target) == all_rows(seeded)
 
 
 def test_restore_refuses_a_database_with_data_unless_replace(seeded, tmp_path):

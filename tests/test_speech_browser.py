@@ -86,3 +86,65 @@ def test_upload_errors_are_4xx_with_a_message(server, wav, tmp_path):
     assert r.status_code == 404
     r = httpx.post(f"{server.url}/questions/{ENTRY}/answer", data={"answer": "x", "speech": "{not json"}, timeout=60)
     assert r.status_code == 422
+
+
+def test_mock_answered_out_loud_end_to_end(server, mic_browser, dojo):
+    """A mock started with *answer out loud*: the first prose item is answered by voice under the
+    interview's timer, the transcript lands in the answer box and is saved with its word timings at
+    once, corrected, and the report shows the delivery feedback beside the content feedback."""
+    ctx = mic_browser.new_context(permissions=["microphone"])
+    page = ctx.new_page()
+    page.goto(f"{server.url}/mock")
+    page.locator("#use-judge").uncheck()  # coding items in prose: every item can be spoken
+    page.locator("#out-loud").check()
+    page.locator("#start-mock").click()
+    expect(page).to_have_url(re.compile(r"/mock/\d+/1$"))
+    mock_id = int(re.search(r"/mock/(\d+)/1$", page.url).group(1))
+    assert dojo.mocks.get(mock_id).config["out_loud"] is True
+    expect(page.locator("#speech-controls")).to_be_visible()
+    expect(page.locator("#countdown")).to_be_visible()  # the same timer runs
+    page.keyboard.press("Alt+r")
+    expect(page.locator("#speech-stop")).to_be_visible()
+    expect(page.locator("#speech-elapsed")).to_have_text(re.compile(r"0:0[3-9]"), timeout=15_000)
+    page.wait_for_timeout(7_000)
+    page.locator("#speech-stop").click()
+    expect(page.locator("#speech-status")).to_contain_text("Transcribed", timeout=240_000)
+    heard = page.locator("#answer").input_value()
+    assert "chain rule" in heard.lower(), heard
+    item = dojo.mocks.get(mock_id).items[0]  # saved with its transcript as soon as it arrived
+    assert item.answer == heard and item.speech and '"words"' in item.speech
+    page.locator("#answer").fill(heard + " Gradients accumulate in .grad of the leaf tensors.")
+    page.once("dialog", lambda d: d.accept())  # other items are unanswered: finish anyway
+    page.locator("#finish-btn").click()
+    expect(page).to_have_url(re.compile(rf"/mock/{mock_id}/(report|review)"), timeout=60_000)
+    item = dojo.mocks.get(mock_id).items[0]
+    assert item.answer.endswith("leaf tensors.") and '"words"' in item.speech  # the correction kept the timings
+    # graded, the self-review comes before the report (as in test_mock_web); skipping it keeps the estimates
+    expect(page).to_have_url(re.compile(rf"/mock/{mock_id}/review$"), timeout=300_000)
+    page.locator("#review-skip").click()
+    expect(page.locator("#fb-1 #delivery-rate")).to_contain_text("words/min", timeout=300_000)
+    expect(page.locator("#fb-1 #delivery-first")).to_contain_text("first 20 seconds")
+    ctx.close()
+
+
+def test_mock_speech_upload_is_refused_where_it_cannot_apply(server, wav, dojo):
+    """Typed mocks show no recorder; coding items, ended interviews and unknown items are refused
+    with a message, and a malformed transcript with an answer is a 4xx, never a 500."""
+    from torchdojo.practice.mock import MockConfig
+
+    typed = dojo.mocks.start(MockConfig(level="junior", use_judge=False))
+    page = httpx.get(f"{server.url}/mock/{typed.id}/1", timeout=60).text
+    assert 'id="speech-controls"' not in page
+    audio = {"audio": ("a.wav", wav.read_bytes(), "audio/wav")}
+    loud = dojo.mocks.start(MockConfig(level="mid", use_judge=True, out_loud=True, types=("coding",)))
+    coding = next(i.position + 1 for i in loud.items if i.kind == "challenge")
+    r = httpx.post(f"{server.url}/mock/{loud.id}/{coding}/speech", files=audio, timeout=60)
+    assert r.status_code == 422 and "code" in r.json()["error"]
+    r = httpx.post(f"{server.url}/mock/{loud.id}/999/speech", files=audio, timeout=60)
+    assert r.status_code == 404
+    r = httpx.post(f"{server.url}/mock/{typed.id}/1/answer", data={"answer": "x", "speech": "{not json"},
+                   headers={"HX-Request": "true"}, timeout=60)
+    assert r.status_code == 422 and "transcript" in r.text
+    dojo.mocks.finish(typed.id)
+    r = httpx.post(f"{server.url}/mock/{typed.id}/1/speech", files=audio, timeout=60)
+    assert r.status_code == 409 and "ended" in r.json()["error"]

@@ -115,6 +115,9 @@ class MockConfig:
     #: Live follow-ups (one question aimed at the weakest point of each prose answer, asked
     #: before moving on); None: the level's default (on for mid and senior, off for junior).
     follow_ups: bool | None = None
+    #: Answer out loud: prose items are answered by voice (recorded, transcribed, corrected) under
+    #: the same timer; the report adds delivery feedback. Coding items are typed.
+    out_loud: bool = False
 
     def wants_follow_ups(self) -> bool:
         return self.follow_ups if self.follow_ups is not None else self.level in ("mid", "senior")
@@ -161,6 +164,8 @@ class Item:
     prompt: str | None = None
     target: str | None = None
     graded: bool = False
+    #: The transcript JSON of an answer given out loud (None: typed).
+    speech: str | None = None
 
     @property
     def is_follow_up(self) -> bool:
@@ -317,7 +322,7 @@ class MockInterviews:
         minutes = config.minutes or BLUEPRINTS[config.level].minutes
         cfg = {"topics": list(config.topics or []), "types": list(config.types or []),
                "per_item_minutes": config.per_item_minutes, "use_judge": config.use_judge, "seed": config.seed,
-               "follow_ups": config.wants_follow_ups(), "review": "pending"}
+               "follow_ups": config.wants_follow_ups(), "out_loud": config.out_loud, "review": "pending"}
         with self.sessions.begin() as s:
             row = MockRow(level=config.level, minutes=minutes, config=json.dumps(cfg), status="active",
                           started_at=now, deadline=now + timedelta(minutes=minutes),
@@ -362,7 +367,7 @@ class MockInterviews:
         return Item(r.position, r.kind, r.ref_id, title, level, qtype, list(topics), r.answer, r.flagged,
                     r.revealed_at is not None, r.revealed_before_answer, r.time_spent_ms, r.score, r.verdict,
                     json.loads(r.feedback) if r.feedback else None, r.id, r.parent_position, r.prompt, r.target,
-                    r.graded_at is not None)
+                    r.graded_at is not None, r.speech)
 
     def entry(self, item: Item) -> Entry | None:
         return self.bank.get(item.ref_id) if item.kind == "question" else None
@@ -465,8 +470,11 @@ class MockInterviews:
             self._account(s, row, min(now, row.deadline))
             row.current_position = row.current_since = None
 
-    def save_answer(self, mock_id: int, position: int, answer: str, now: datetime | None = None) -> None:
-        """Autosave: store the answer text verbatim, committed before returning.
+    def save_answer(self, mock_id: int, position: int, answer: str, now: datetime | None = None,
+                    speech: str | None = None) -> None:
+        """Autosave: store the answer text verbatim, committed before returning. ``speech``: the
+        transcript JSON of the recording the answer came from (stored when given; the face
+        validates it), kept for delivery feedback.
 
         Raises :class:`TimeUp` past the deadline, :class:`Locked` after a reveal before answering
         or once the interview ended.
@@ -480,6 +488,8 @@ class MockInterviews:
             if it.revealed_before_answer:
                 raise Locked("the model answer was shown before you answered, so this item stays unanswered")
             it.answer, it.answer_saved_at = answer, now
+            if speech:
+                it.speech = speech
         self._commit_or_timeout(mock_id, now, go)
 
     def set_flag(self, mock_id: int, position: int, flagged: bool, now: datetime | None = None) -> None:

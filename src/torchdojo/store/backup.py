@@ -253,10 +253,13 @@ def validate(doc: Mapping) -> dict[str, list[dict]]:
             extra = [k for k in row if k not in cols]
             if extra:
                 raise BackupError(f"{where}, column {extra[0]!r}: unknown column{hint}")
-            absent = [k for k in cols if k not in row]
+            # A backup of an older schema lacks the columns later migrations added: those that
+            # may be empty (or have a default) are filled in as the migration would have.
+            absent = [k for k in cols if k not in row and not (hint and _fillable(cols[k][0]))]
             if absent:
                 raise BackupError(f"{where}, column {absent[0]!r}: missing{hint}")
-            values = {k: _decode(row[k], col, kind, f"{where}, column {k!r}") for k, (col, kind) in cols.items()}
+            values = {k: _decode(row[k], col, kind, f"{where}, column {k!r}") if k in row else _fill(col)
+                      for k, (col, kind) in cols.items()}
             key = tuple(values[k] for k in pk)
             if key in seen_keys:
                 raise BackupError(f"{where}, column {pk[0]!r}: duplicate key {key if len(key) > 1 else key[0]!r}")
@@ -265,6 +268,16 @@ def validate(doc: Mapping) -> dict[str, list[dict]]:
         out[name] = decoded
     _check_references(out)  # in file order, so the row index is the file's
     return {name: _parents_first(wanted[name], rows) for name, rows in out.items()}
+
+
+def _fillable(col) -> bool:
+    """Whether a column missing from an older backup can be filled in: nullable, or with a default."""
+    return col.nullable or (col.default is not None and not callable(getattr(col.default, "arg", None)))
+
+
+def _fill(col):
+    """The value a migration gives a column it adds: its scalar default, else None."""
+    return col.default.arg if col.default is not None else None
 
 
 def _self_refs(t: Table) -> list[tuple[str, str]]:

@@ -190,6 +190,9 @@ class MockItemRow(Base):
     parent_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
     prompt: Mapped[str | None] = mapped_column(Text, nullable=True)
     target: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    #: An answer given out loud: its transcript as JSON (``torchdojo.speech.Transcript``: words
+    #: with start/end seconds), for delivery feedback in the report (migration 0007).
+    speech: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class InterviewRow(Base):

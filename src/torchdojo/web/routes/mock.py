@@ -207,13 +207,26 @@ def _ended(request: Request, mock_id: int) -> Response:
     return _redirect(url)
 
 
-def _save_if_changed(request: Request, m: Mock, idx: int, answer: str | None) -> None:
+def _save_if_changed(request: Request, m: Mock, idx: int, answer: str | None, speech: str | None = None) -> None:
     """Save ``answer`` for item ``idx`` if it was posted and differs from what is stored (a
-    challenge's untouched starter code is not an answer). Raises TimeUp / Locked / MockError."""
+    challenge's untouched starter code is not an answer). ``speech``: the transcript JSON of the
+    recording the answer came from (answer out loud), stored when it is new. Raises TimeUp /
+    Locked / MockError (a malformed transcript included)."""
     if answer is None:
         return
     d = dojo(request)
     item = m.items[idx]
+    if speech and speech != item.speech:
+        from pydantic import ValidationError
+
+        from torchdojo.speech import Transcript
+
+        try:
+            Transcript.model_validate_json(speech)
+        except ValidationError as e:
+            raise MockError(f"the recording's transcript sent with the answer is malformed: {e.errors()[:1]}") from None
+        d.mocks.save_answer(m.id, idx, answer, speech=speech)
+        return
     if answer == item.answer:
         return
     if item.kind == "challenge" and not item.answer:
@@ -302,6 +315,7 @@ def start(
     per_item_minutes: str = Form(""),
     use_judge: str | None = Form(None),
     follow_ups: str = Form("", max_length=1),
+    out_loud: str | None = Form(None, max_length=1),
 ):
     topics, types = topics or [], types or []
     form = {
@@ -312,6 +326,7 @@ def start(
         "per_item_minutes": per_item_minutes,
         "use_judge": bool(use_judge),
         "follow_ups": follow_ups,
+        "out_loud": bool(out_loud),
     }
     try:
         per_item = _number(per_item_minutes, "the per-question countdown", float)
@@ -325,6 +340,7 @@ def start(
             per_item_minutes=per_item,
             use_judge=bool(use_judge),
             follow_ups={"1": True, "0": False}.get(follow_ups),
+            out_loud=bool(out_loud),
         )
         m = dojo(request).mocks.start(cfg)
     except MockError as e:
@@ -378,11 +394,27 @@ def _item_view(d, item, sc=None) -> dict[str, Any]:
             view["band"] = BANDS[band_of(item.score)]
         else:
             view["score_text"], view["confirmation"] = "uncertain — not scored", "uncertain"
+    if item.kind == "question" and item.answered and item.speech:
+        view["delivery"] = _delivery(item, view["fb"], view["entry"])
     if item.kind == "question" and item.answered:
         view["highlighted"] = escape(item.answer)
         if view["fb"] is not None:
             view["highlighted"] = highlight(item.answer, view["fb"])
     return view
+
+
+def _delivery(item, fb, entry):
+    """Delivery feedback of an answer given out loud (None if its transcript cannot be read)."""
+    from pydantic import ValidationError
+
+    from torchdojo.speech import Transcript
+    from torchdojo.speech.delivery import delivery
+
+    try:
+        transcript = Transcript.model_validate_json(item.speech)
+    except ValidationError:
+        return None
+    return delivery(transcript, item.answer, fb, [k.text for k in entry.meta.key_points] if entry else None)
 
 
 def _chart(data: dict[str, float], names: dict | None = None) -> list[tuple[str, float, str]]:
@@ -514,6 +546,7 @@ def _item_ctx(request: Request, m: Mock, idx: int, msg: str = "", run: dict | No
             ctx["code"] = ch.starter
     else:
         ctx["entry"] = d.bank.get(item.ref_id)
+    ctx["out_loud"] = bool(m.config.get("out_loud")) and item.kind == "question" and not item.revealed_before_answer
     return ctx
 
 
@@ -549,7 +582,8 @@ def _go(m: Mock, go: str) -> int | None:
 
 
 @router.post("/mock/{mock_id}/{pos}/answer", response_class=HTMLResponse)
-def save(request: Request, mock_id: DbId, pos: Position, answer: str = Form(""), go: str = Form("")):
+def save(request: Request, mock_id: DbId, pos: Position, answer: str = Form(""), go: str = Form(""),
+         speech: str | None = Form(None, max_length=4_000_000)):
     """Autosave (mock.js, HTMX-style: returns the status fragment) or the no-JS Save / Previous /
     Next buttons (save, then 303 to the item ``go`` or back to this one)."""
     m = _mock(request, mock_id)
@@ -558,7 +592,7 @@ def save(request: Request, mock_id: DbId, pos: Position, answer: str = Form(""),
     try:
         if m.status != "active":
             raise Locked("this interview has ended")
-        _save_if_changed(request, m, idx, answer)
+        _save_if_changed(request, m, idx, answer, speech)
     except TimeUp:
         return _ended(request, mock_id)
     except Locked as e:

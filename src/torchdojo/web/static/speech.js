@@ -9,7 +9,7 @@
   box.hidden = false;
   const $ = (id) => document.getElementById(id);
   const rec = $("speech-record"), stop = $("speech-stop"), level = $("speech-level"), elapsed = $("speech-elapsed");
-  const retry = $("speech-retry"), status = $("speech-status"), hidden = $("speech-transcript"), answer = $("practice-answer");
+  const retry = $("speech-retry"), status = $("speech-status"), hidden = $("speech-transcript"), answer = $(box.dataset.target || "practice-answer");
   let recorder = null, stream = null, timer = null, audioCtx = null, lastBlob = null;
 
   const say = (text, bad) => { status.textContent = text; status.className = "small " + (bad ? "bad" : "muted"); };
@@ -79,6 +79,16 @@
       answer.value = body.text;
       hidden.value = body.transcript;
       lastBlob = null;
+      if (box.dataset.saveUrl) {  // a mock item: save the answer with its transcript now (the timer runs on)
+        const saved = await fetch(box.dataset.saveUrl, {
+          method: "POST",
+          headers: { "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ answer: body.text, speech: body.transcript }),
+        });
+        const redirect = saved.headers.get("HX-Redirect");
+        if (redirect) { window.location.assign(redirect); return; }
+        answer.dispatchEvent(new Event("input"));
+      }
       say(`Transcribed ${Math.round(body.duration)} s (${body.engine}). Correct the text if it misheard you, then Get feedback.`);
       answer.focus();
     } catch (e) {
