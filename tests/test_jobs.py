@@ -301,3 +301,39 @@ def test_a_closed_backend_takes_no_work(settings, backends):
     b = backends(JobContext(settings))
     b.close()
     assert b.submit("grade_mock", 1).status == "unknown"
+
+
+# -- the second task: FSRS optimisation ------------------------------------------------------------
+
+
+def test_optimize_fsrs_stores_its_result_once_and_refuses_a_short_log(dojo, settings, backends):
+    from test_study_settings import _synthetic_log, _write_log
+
+    from torchdojo.jobs.tasks import read_optimization, request_optimization, stored_result
+    from torchdojo.practice.optimizer import NotEnoughReviewsError
+
+    with pytest.raises(NotEnoughReviewsError, match="at least 512 reviews"):
+        request_optimization(dojo.sessions)  # refused at once: nothing recorded, no job
+    assert read_optimization(dojo.sessions) is None
+
+    _write_log(dojo, _synthetic_log([e.id for e in list(dojo.bank)[:60]], 11))
+    ref = request_optimization(dojo.sessions)
+    assert read_optimization(dojo.sessions) == {"upto": ref, "status": "requested"}
+    # A restart: the request is in the database, so a new backend's resume() finds and runs it.
+    b = backends(JobContext(settings))
+    b.resume()
+    deadline = time.monotonic() + DEADLINE
+    while b.state("optimize_fsrs", ref).status == "unknown" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    st = wait(b, "optimize_fsrs", ref, timeout=600)
+    assert (st.status, st.error) == ("done", None), st
+    stored = read_optimization(dojo.sessions)
+    assert stored["upto"] == ref and stored["status"] == "done"
+    result = stored_result(stored["result"])
+    assert len(result.parameters) == 21 and result.loss_after <= result.loss_before
+    assert dojo.flashcards.refresh().fsrs_parameters is None  # nothing applied
+    # Idempotent: asking again for the same log keeps the outcome and fits nothing again.
+    assert request_optimization(dojo.sessions) == ref
+    b.retry("optimize_fsrs", ref)
+    assert wait(b, "optimize_fsrs", ref, timeout=DEADLINE).status == "done"
+    assert read_optimization(dojo.sessions) == stored  # same result, same time: not fitted again
