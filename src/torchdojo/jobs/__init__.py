@@ -118,7 +118,13 @@ class JobState:
 
 
 class Backend(Protocol):
-    """What a face holds to run jobs. Every method returns at once (never waits for a job)."""
+    """What a face holds to run jobs. Every method returns at once (never waits for a job).
+
+    Writing one: run a job with :func:`run_task` on a :class:`JobContext` (one per worker
+    process), after :meth:`JobContext.set_reporter` if you keep progress; count attempts; treat
+    :class:`JobError` as final (no retry), :class:`JobStopped` as "not finished" (neither done nor
+    failed), anything else as a failure retried up to ``Settings.jobs_max_retries`` times; keep
+    the last error as ``"Type: message"``. :mod:`torchdojo.jobs.local` is the reference."""
 
     def submit(self, name: str, ref: int, *, priority: Priority = "normal") -> JobState:
         """Queue task ``name`` on row ``ref`` unless it is already queued or running (then a
@@ -242,7 +248,9 @@ class JobContext:
         if report is not None:
             report(done, total)
 
-    def _set_reporter(self, report: Callable[[int, int], None] | None) -> None:
+    def set_reporter(self, report: Callable[[int, int], None] | None) -> None:
+        """For backends: route this thread's :meth:`progress` calls to ``report(done, total)``
+        (None: drop them). Set before :func:`run_task`, cleared after."""
         self._progress.report = report
 
 

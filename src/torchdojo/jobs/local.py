@@ -150,7 +150,7 @@ class LocalBackend:
                 with self._lock:
                     st.progress = (done, total)
 
-            self.ctx._set_reporter(report)
+            self.ctx.set_reporter(report)
             try:
                 run_task(self.ctx, name, ref)
             except JobStopped:
@@ -161,7 +161,7 @@ class LocalBackend:
                 self._failed(st, e)
                 continue
             finally:
-                self.ctx._set_reporter(None)
+                self.ctx.set_reporter(None)
             with self._lock:
                 st.status, st.error, st.progress = "done", None, None
 
