@@ -337,3 +337,55 @@ def test_optimize_fsrs_stores_its_result_once_and_refuses_a_short_log(dojo, sett
     b.retry("optimize_fsrs", ref)
     assert wait(b, "optimize_fsrs", ref, timeout=DEADLINE).status == "done"
     assert read_optimization(dojo.sessions) == stored  # same result, same time: not fitted again
+
+
+# -- the web face shows a failed job and retries it on request ------------------------------------
+
+
+def test_the_report_shows_a_failed_grading_and_grades_again_on_request(bank_copy, db_url, tmp_path):
+    """A mock whose grading raises (its question was removed from the bank before the server
+    started): the job fails after its bounded attempts, the report says why and offers to try
+    again, and "try again" runs it again (a real ``torchdojo serve``)."""
+    import re
+
+    import httpx
+    from conftest import Server
+
+    d = Dojo(Settings(bank_dir=bank_copy, database_url=db_url))
+    m = d.mocks.start(MockConfig(level="junior", use_judge=False, seed=3))
+    d.mocks.save_answer(m.id, 0, "An answer whose question is about to disappear.")
+    d.mocks.finish(m.id)
+    gone = m.items[0].ref_id
+    next(bank_copy.joinpath("questions").rglob(f"{gone}.md")).unlink()
+    env = {"TORCHDOJO_GRADER": "llm", "TORCHDOJO_LLM_BASE_URL": "http://127.0.0.1:9/v1", "TORCHDOJO_LLM_MODEL": "none",
+           "TORCHDOJO_JOBS_MAX_RETRIES": "1"}
+    srv = Server(db_url, bank_dir=bank_copy, env=env)
+    srv.start(timeout=120)
+    try:
+        c = httpx.Client(base_url=srv.url, timeout=60)
+        deadline = time.monotonic() + DEADLINE
+        while time.monotonic() < deadline:
+            page = c.get(f"/mock/{m.id}/report")
+            assert page.status_code == 200
+            if 'id="grading-retry"' in page.text:
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError(f"the report never showed the failure: {page.text[-3000:]}")
+        err = re.search(r'id="grading-error">Grading stopped with an error: ([^<]*)<', page.text)
+        assert err and "KeyError" in err.group(1) and gone in err.group(1)
+        assert "will be retried" not in page.text  # attempts are used up
+        assert Dojo(Settings(bank_dir=bank_copy, database_url=db_url)).mocks.get(m.id).status == "grading"
+        # Try again: the job runs again (and, the entry still missing, fails again the same way).
+        r = c.post(f"/mock/{m.id}/regrade")
+        assert r.status_code == 303 and r.headers["location"] == f"/mock/{m.id}/report"
+        deadline = time.monotonic() + DEADLINE
+        while 'id="grading-retry"' not in (page := c.get(f"/mock/{m.id}/report").text) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert 'id="grading-retry"' in page and "KeyError" in page
+    finally:
+        srv.stop()
+    log = srv.proc.stdout.read()
+    # Two runs of the job (the first, then "try again"), each of 1 + 1 retry attempts.
+    assert log.count(f"job grade_mock({m.id}) failed (attempt 1)") == 2, log[-3000:]
+    assert log.count(f"job grade_mock({m.id}) failed (attempt 2, giving up)") == 2, log[-3000:]
