@@ -15,7 +15,6 @@ torch) and show its progress; the report page polls until it is done.
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -31,7 +30,6 @@ from torchdojo.web.highlight import highlight
 from torchdojo.web.routes.deps import DbId, Position, dojo, is_htmx
 
 router = APIRouter()
-log = logging.getLogger(__name__)
 
 #: Messages an item page can show after a redirect (``?msg=``); never reflect free text.
 MESSAGES = {
