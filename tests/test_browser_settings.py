@@ -4,6 +4,7 @@ Chromium (Playwright), and plain HTTP for the error paths."""
 from __future__ import annotations
 
 import re
+import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -154,8 +155,14 @@ def test_optimise_on_the_settings_page_then_use_the_parameters(server, settings)
     cards = [e.id for e in list(d.bank)[:60]]
     _write_log(d, _synthetic_log(cards, 11))
     with httpx.Client(base_url=server.url, timeout=600) as c:
-        r = c.post("/settings/optimize")
-        assert r.status_code == 200, r.text[-2000:]
+        r = c.post("/settings/optimize")  # submits the optimize_fsrs job (jobs layer), then shows its progress
+        assert r.status_code == 303, r.text[-2000:]
+        url = r.headers["location"]
+        assert re.fullmatch(r"/settings\?optimize=\d+#optimize", url)
+        deadline = time.monotonic() + 600
+        while 'id="loss-before"' not in (r := c.get(url)).text and time.monotonic() < deadline:
+            assert r.status_code == 200 and 'id="optimize-running"' in r.text and 'id="optimize-error"' not in r.text
+            time.sleep(1)
         before = float(re.search(r'id="loss-before">([0-9.]+)<', r.text).group(1))
         after = float(re.search(r'id="loss-after">([0-9.]+)<', r.text).group(1))
         assert after <= before and 'id="use-parameters"' in r.text

@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     speech_keep_recordings: bool = False
     #: CPU threads the speech recogniser uses (0: all cores).
     speech_threads: int = Field(default=2, ge=0, le=64)
+    #: Background jobs (:mod:`torchdojo.jobs`): more runs of a task after it raised, before its
+    #: state is ``failed`` with the error (the face offers "try again").
+    jobs_max_retries: int = Field(default=2, ge=0, le=20)
     host: str = "127.0.0.1"
     port: int = 8000
     #: More host names the web app answers to (comma-separated), besides the bound host,

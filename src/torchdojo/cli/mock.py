@@ -489,23 +489,18 @@ def _run(d, mock_id: int, resumed: bool) -> None:
     _print_report(d, d.mocks.report(mock_id))
 
 
-class _NoGrader:
-    """Stands in when no prose answer needs grading (no model to load)."""
-
-    name = "none"
-
-    def grade(self, entry, answer):  # pragma: no cover - never called: nothing to grade
-        raise RuntimeError("no grader")
-
-
 def _grade(d, mock_id: int) -> None:
-    """Grade what is still ungraded, with a progress bar; exits 1 with the reason if grading fails."""
+    """Grade what is still ungraded through the jobs layer (the ``grade_mock`` task on the
+    in-process backend), with a progress bar; exits 1 with the reason if grading fails."""
+    from torchdojo.jobs import JobContext, wait
+    from torchdojo.jobs.local import LocalBackend
+
     m = d.mocks.get(mock_id)
     if m.status != "grading":
         return
     todo = [i for i in m.items if not i.graded]
     prose = [i for i in todo if i.kind == "question" and i.answered]
-    grader: Any = _NoGrader()
+    grader = None  # the task creates the core's grader only if it grades prose
     if prose:
         console.print("loading the answer grader… (the first time this loads a sentence-embedding model)")
         try:
@@ -521,20 +516,27 @@ def _grade(d, mock_id: int) -> None:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
+    jobs = LocalBackend(JobContext(d.settings, dojo=d, grader=grader), retry_delay=1.0)
     try:
         with Progress(*columns, console=console, transient=False) as prog:
             first = "loading the answer grader…" if prose else "grading"
             task = prog.add_task(first, total=max(1, len(todo)))
 
-            def step(done: int, total: int) -> None:
-                prog.update(task, completed=done, total=total, description="grading answers")
+            def step(st) -> None:
+                if st.progress is not None:
+                    done, total = st.progress
+                    prog.update(task, completed=done, total=total, description="grading answers")
 
-            d.mocks.grade(mock_id, grader, progress=step)
-            prog.update(task, completed=max(1, len(todo)), description="graded")
-    except Exception as e:
-        console.print(f"[red]Grading stopped:[/] {type(e).__name__}: {escape(str(e))}")
+            jobs.submit("grade_mock", mock_id, priority="high")
+            st = wait(jobs, "grade_mock", mock_id, on_state=step)
+            if st.status == "done":
+                prog.update(task, completed=max(1, len(todo)), description="graded")
+    finally:
+        jobs.close()
+    if st.status != "done":
+        console.print(f"[red]Grading stopped:[/] {escape(st.error or st.status)}")
         console.print(f"What was graded is saved. Try again with: [bold]torchdojo mock report {mock_id}[/]")
-        raise typer.Exit(1) from e
+        raise typer.Exit(1)
 
 
 # -- the report ------------------------------------------------------------------------------

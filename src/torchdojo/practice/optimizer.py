@@ -141,16 +141,23 @@ def fit_in_child(reviews: Sequence[Review], timeout: float = TIMEOUT_S) -> list[
     return params
 
 
-def optimize(rows: Sequence[ReviewLogRow], current: Sequence[float] | None) -> Optimization:
-    """Fit FSRS parameters to ``rows`` (a learner's review log) and compare them with
-    ``current`` (None: fsrs defaults) by log loss. Raises :class:`NotEnoughReviewsError` below
-    :data:`MIN_REVIEWS` reviews that count, :class:`OptimizerError` when the optimiser fails."""
-    reviews = as_reviews(rows)
+def require_enough(reviews: Sequence[Review]) -> int:
+    """How many of ``reviews`` count for training (:func:`training_reviews`); raises
+    :class:`NotEnoughReviewsError` below :data:`MIN_REVIEWS` (a cheap check: no torch)."""
     counted = training_reviews(reviews)
     if counted < MIN_REVIEWS:
         raise NotEnoughReviewsError(
             f"optimising needs at least {MIN_REVIEWS} reviews that came a day or more after the card's "
             f"previous review; your log has {counted} (of {len(reviews)} reviews). Keep reviewing and try again later.")
+    return counted
+
+
+def optimize(rows: Sequence[ReviewLogRow], current: Sequence[float] | None) -> Optimization:
+    """Fit FSRS parameters to ``rows`` (a learner's review log) and compare them with
+    ``current`` (None: fsrs defaults) by log loss. Raises :class:`NotEnoughReviewsError` below
+    :data:`MIN_REVIEWS` reviews that count, :class:`OptimizerError` when the optimiser fails."""
+    reviews = as_reviews(rows)
+    counted = require_enough(reviews)
     old = tuple(current) if current is not None else tuple(Scheduler().parameters)
     new = tuple(fit_in_child(reviews))
     return Optimization(reviews=len(reviews), training_reviews=counted, old_parameters=old, parameters=new,

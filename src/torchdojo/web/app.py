@@ -98,14 +98,18 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         _ = d.mocks, d.interviews  # built here, not concurrently by two threads
         app.state.grader = GraderProcess(d.settings, d.bank)
         app.state.grader.start()
-        app.state.mock_grading = mock.GradingJobs(d, app.state.grader)
-        app.state.mock_grading.resume()  # mocks left in "grading" by a stopped server
+        # Background work (mock grading, …) through the jobs layer's in-process backend.
+        from torchdojo.jobs import JobContext
+        from torchdojo.jobs.local import LocalBackend
+
+        app.state.jobs = LocalBackend(JobContext(d.settings, dojo=d, grader=app.state.grader))
+        app.state.jobs.resume()  # e.g. mocks left in "grading" by a stopped server
         if d.settings.judge_prestart:
             # The judge's server (torch import, warm-up: seconds) and torch in this process, in the
             # background: the first Run/Submit should not wait for them (issue 17).
             d.judge.warm_up()
         yield
-        app.state.mock_grading.close()
+        app.state.jobs.close()
         # A worker still loading its model is killed at once (nothing to lose); one that is
         # grading gets a moment to answer (an unanswered item stays ungraded and is resumed).
         app.state.grader.close(timeout=0 if app.state.grader.status == "loading" else 3)

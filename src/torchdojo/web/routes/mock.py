@@ -7,17 +7,14 @@ time per item, every write goes through the core (which refuses it past the dead
 the one answer form (``formaction``), so the typed answer is saved with whatever the button does;
 ``static/mock.js`` adds the ticking countdown, debounced autosave, confirmations and shortcuts.
 
-Grading never runs in a request handler: :class:`GradingJobs` grades finished mocks one at a time
-in a background thread through the app's :class:`~torchdojo.grading.worker.GraderProcess` (the
-web process never imports torch); the report page polls until it is done.
+Grading never runs in a request handler: the pages submit the ``grade_mock`` task to the jobs
+layer (:mod:`torchdojo.jobs`; the app's backend grades one mock at a time in a background thread
+through the app's :class:`~torchdojo.grading.worker.GraderProcess`: the web process never imports
+torch) and show its progress; the report page polls until it is done.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -33,7 +30,6 @@ from torchdojo.web.highlight import highlight
 from torchdojo.web.routes.deps import DbId, Position, dojo, is_htmx
 
 router = APIRouter()
-log = logging.getLogger(__name__)
 
 #: Messages an item page can show after a redirect (``?msg=``); never reflect free text.
 MESSAGES = {
@@ -42,130 +38,23 @@ MESSAGES = {
     "locked": "The model answer was shown before you answered, so this item stays unanswered.",
     "flagged": "Flag updated.",
 }
-#: Seconds before a failed grading run is tried again (the report page polls every 2 s).
-RETRY_SECONDS = 30.0
+#: The jobs layer's task that grades an ended mock (:mod:`torchdojo.jobs.tasks`).
+GRADE = "grade_mock"
 
 
-# -- background grading --------------------------------------------------------------------------
+# -- background grading: submitted to the jobs layer (app.state.jobs), never run in a request -----
 
 
-class GradingStopped(Exception):
-    """The app is shutting down: stop grading without storing anything for the current item."""
-
-
-class _AppGrader:
-    """The grader process as :meth:`MockInterviews.grade` sees it. Once the app is stopping it
-    raises instead of returning the 'grader closed' feedback, so an interrupted item stays
-    ungraded and is resumed at the next start instead of being stored as failed."""
-
-    def __init__(self, jobs: GradingJobs) -> None:
-        self.jobs = jobs
-        self.name = getattr(jobs.grader, "name", "grader")
-
-    def grade(self, entry, answer: str) -> Feedback:
-        if self.jobs.stopping.is_set():
-            raise GradingStopped
-        fb = self.jobs.grader.grade(entry, answer)
-        if self.jobs.stopping.is_set() and fb.error:
-            raise GradingStopped
-        return fb
-
-
-class GradingJobs:
-    """Grades ended mocks in one background thread (one mock at a time) through ``grader``.
-
-    ``progress[mock_id]`` = (items graded, items to grade) of the current run, in memory;
-    ``errors[mock_id]`` = (when, message) of a run that raised (retried after
-    :data:`RETRY_SECONDS`). Nothing here blocks a caller: :meth:`ensure` only queues.
-    """
-
-    def __init__(self, d, grader) -> None:
-        self.dojo, self.grader = d, grader
-        self.progress: dict[int, tuple[int, int]] = {}
-        self.errors: dict[int, tuple[float, str]] = {}
-        self.stopping = threading.Event()
-        self._lock = threading.Lock()
-        self._queued: set[int] = set()
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mock-grading")
-
-    @property
-    def status(self) -> str:
-        return self.grader.status if self.grader is not None else "stopped"
-
-    def ensure(self, mock_id: int) -> None:
-        """Queue the grading of ``mock_id`` unless it is queued, running, or failed moments ago."""
-        with self._lock:
-            if self.stopping.is_set() or mock_id in self._queued:
-                return
-            err = self.errors.get(mock_id)
-            if err and time.monotonic() - err[0] < RETRY_SECONDS:
-                return
-            self._queued.add(mock_id)
-        try:
-            self._pool.submit(self._run, mock_id)
-        except RuntimeError:  # shut down meanwhile: resumed at the next start
-            with self._lock:
-                self._queued.discard(mock_id)
-
-    def busy(self, mock_id: int) -> bool:
-        """True while ``mock_id`` is queued or being graded."""
-        with self._lock:
-            return mock_id in self._queued
-
-    def retry(self, mock_id: int) -> None:
-        """Grade ``mock_id`` again now (answers whose grading failed are retried by the core)."""
-        with self._lock:
-            self.errors.pop(mock_id, None)
-        self.ensure(mock_id)
-
-    def resume(self) -> None:
-        """In the background: grade every mock left in ``grading`` (the server may have been
-        stopped mid-grading) and end any whose time ran out while the server was down."""
-        if not self.stopping.is_set():
-            self._pool.submit(self._resume)
-
-    def _resume(self) -> None:
-        try:
-            for m in self.dojo.mocks.list():
-                if m.status == "grading":
-                    self.ensure(m.id)
-        except Exception:
-            log.exception("resuming mock grading failed")
-
-    def _run(self, mock_id: int) -> None:
-        try:
-            if self.stopping.is_set():
-                return
-
-            def progress(done: int, total: int) -> None:
-                self.progress[mock_id] = (done, total)
-
-            self.dojo.mocks.grade(mock_id, _AppGrader(self), progress=progress)
-            self.errors.pop(mock_id, None)
-        except GradingStopped:
-            pass
-        except Exception as e:  # keep the thread alive; the report says grading failed and retries
-            log.exception("grading mock %s failed", mock_id)
-            self.errors[mock_id] = (time.monotonic(), f"{type(e).__name__}: {e}")
-        finally:
-            with self._lock:
-                self._queued.discard(mock_id)
-            self.progress.pop(mock_id, None)
-
-    def close(self) -> None:
-        """Stop taking work; the running item (if any) is abandoned, not stored."""
-        self.stopping.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-
-
-def _jobs(request: Request) -> GradingJobs | None:
-    return getattr(request.app.state, "mock_grading", None)
+def _jobs(request: Request):
+    """The app's jobs backend (:class:`torchdojo.jobs.local.LocalBackend`), None outside the app's lifespan."""
+    return getattr(request.app.state, "jobs", None)
 
 
 def _ensure_grading(request: Request, m: Mock) -> None:
+    """Submit the grading of ``m`` while it waits for it (a no-op when queued, running or failed)."""
     jobs = _jobs(request)
     if jobs is not None and m.status == "grading":
-        jobs.ensure(m.id)
+        jobs.submit(GRADE, m.id)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -286,13 +175,14 @@ def grader_status(request: Request) -> JSONResponse:
     """The answer grader's state (``stopped``/``loading``/``ready``/``failed: …``) and the
     progress of mocks being graded, as JSON. Never waits."""
     jobs = _jobs(request)
-    progress = {str(k): list(v) for k, v in (jobs.progress.items() if jobs else [])}
+    active = jobs.active(GRADE) if jobs is not None else {}
+    progress = {str(k): list(st.progress) for k, st in active.items() if st.progress is not None}
     return JSONResponse({"status": _grader_status(request), "grading": progress})
 
 
 def _grader_status(request: Request) -> str:
-    jobs = _jobs(request)
-    return jobs.status if jobs is not None else "stopped"
+    grader = getattr(request.app.state, "grader", None)
+    return grader.status if grader is not None else "stopped"
 
 
 def _number(raw: str, what: str, cast=int):
@@ -432,14 +322,15 @@ def _report_ctx(request: Request, m: Mock, timeup: bool) -> dict:
         "timeup": timeup and r.mock.end_reason == "time-out",
         "grader_status": _grader_status(request),
     }
-    if r.mock.status == "grading" or (jobs is not None and jobs.busy(m.id)):
+    job = jobs.state(GRADE, m.id) if jobs is not None else None
+    if r.mock.status == "grading" or (job is not None and job.busy):
         done = sum(i.graded or bool((i.feedback or {}).get("error")) for i in r.mock.items)
         ctx["done"], ctx["total"] = done, len(r.mock.items)
-        if jobs is not None and m.id in jobs.progress:
-            run_done, run_total = jobs.progress[m.id]
+        if job is not None and job.status == "running" and job.progress is not None:
+            run_done, run_total = job.progress
             ctx["done"] = len(r.mock.items) - run_total + run_done
-        err = jobs.errors.get(m.id) if jobs is not None else None
-        ctx["grading_error"] = err[1] if err else None
+        ctx["grading_error"] = job.error if job is not None else None
+        ctx["grading_failed"] = job is not None and job.status == "failed"
         return ctx
     cards = d.mocks.scorecards.for_mock_items(i.item_id for i in r.mock.items)
     views = [_item_view(d, i, cards.get(i.item_id)) for i in r.mock.items]
@@ -768,5 +659,5 @@ def regrade(request: Request, mock_id: DbId):
     jobs = _jobs(request)
     if jobs is None:
         raise HTTPException(503, "The answer grader is not running in this app.")
-    jobs.retry(m.id)
+    jobs.retry(GRADE, m.id)
     return _redirect(_report_url(m.id))

@@ -7,7 +7,7 @@ with the message next to its field, never a 500.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from torchdojo.practice import study_settings as st
@@ -16,12 +16,14 @@ from torchdojo.web.routes.deps import dojo
 
 router = APIRouter()
 
+#: The jobs layer's task fitting FSRS parameters (:mod:`torchdojo.jobs.tasks`).
+OPTIMIZE = "optimize_fsrs"
 #: Desired retentions the page compares (the Good interval of a sample card at each).
 SAMPLE_RETENTIONS = (0.70, 0.80, 0.85, 0.90, 0.95, 0.97)
 
 
 def _ctx(request: Request, *, errors: dict | None = None, form: dict | None = None, message: str | None = None,
-         result=None, optimize_error: str | None = None) -> dict:
+         result=None, optimize_error: str | None = None, optimizing: int | None = None) -> dict:
     fc = dojo(request).flashcards
     study = fc.refresh()
     from torchdojo.practice.optimizer import MIN_REVIEWS
@@ -39,6 +41,7 @@ def _ctx(request: Request, *, errors: dict | None = None, form: dict | None = No
         "min_reviews": MIN_REVIEWS,
         "result": result,
         "optimize_error": optimize_error,
+        "optimizing": optimizing,
         "suspended": fc.suspended(),
         # full precision: saving the form unchanged must not move the parameters (and reschedule)
         "params_text": ", ".join(repr(x) for x in study.fsrs_parameters) if study.fsrs_parameters else "",
@@ -46,7 +49,11 @@ def _ctx(request: Request, *, errors: dict | None = None, form: dict | None = No
 
 
 @router.get("/settings", response_class=HTMLResponse)
-def page(request: Request, saved: int = 0, rescheduled: int = 0, reset: str | None = None):
+def page(request: Request, saved: int = 0, rescheduled: int = 0, reset: str | None = None,
+         optimize: int | None = Query(None, ge=1, le=2**63 - 1)):
+    """The page; ``optimize=<ref>``: with optimisation request ``ref``'s progress or outcome."""
+    if optimize is not None:
+        return templates.TemplateResponse(request, "settings.html", _ctx(request, **_optimization(request, optimize)))
     message = None
     if saved:
         message = "Saved." + (" Every card was rescheduled from its review log." if rescheduled else "")
@@ -111,19 +118,47 @@ def reset(request: Request, key: str = Form(..., max_length=60)):
 
 @router.post("/settings/optimize", response_class=HTMLResponse)
 def optimize(request: Request):
-    """Fit FSRS parameters to the review log (a child process; can take a minute) and show the
-    comparison. Nothing is saved: the result carries a "Use these parameters" form."""
-    from torchdojo.practice.optimizer import NotEnoughReviewsError, OptimizerError
+    """Ask for FSRS parameters fitted to the review log: the ``optimize_fsrs`` job (jobs layer;
+    a child process that can take a minute) is submitted and the page shows its progress
+    (``/settings?optimize=<ref>``), then the comparison. Nothing is saved: the result carries a
+    "Use these parameters" form. Too few reviews: a 422 at once."""
+    from torchdojo.jobs.tasks import request_optimization
+    from torchdojo.practice.optimizer import NotEnoughReviewsError
 
+    jobs = getattr(request.app.state, "jobs", None)
     try:
-        result = dojo(request).flashcards.optimize()
+        ref = request_optimization(dojo(request).sessions)
     except NotEnoughReviewsError as e:
         return templates.TemplateResponse(request, "settings.html", _ctx(request, optimize_error=str(e)),
                                           status_code=422)
-    except OptimizerError as e:
-        return templates.TemplateResponse(request, "settings.html", _ctx(request, optimize_error=str(e)),
+    if jobs is None:
+        return templates.TemplateResponse(request, "settings.html",
+                                          _ctx(request, optimize_error="background jobs are not running in this app"),
                                           status_code=503)
-    return templates.TemplateResponse(request, "settings.html", _ctx(request, result=result))
+    jobs.retry(OPTIMIZE, ref)  # a new request for the same log after a failure tries again
+    return RedirectResponse(f"/settings?optimize={ref}#optimize", status_code=303)
+
+
+def _optimization(request: Request, ref: int) -> dict:
+    """What the page shows for optimisation request ``ref``: running, its error or its result."""
+    from torchdojo.jobs.tasks import read_optimization, stored_result
+
+    stored = read_optimization(dojo(request).sessions) or {}
+    jobs = getattr(request.app.state, "jobs", None)
+    job = jobs.state(OPTIMIZE, ref) if jobs is not None else None
+    if stored.get("upto") == ref and stored.get("status") == "done":
+        return {"result": stored_result(stored["result"])}
+    if job is not None and job.busy:
+        return {"optimizing": ref}
+    if job is not None and job.status == "failed":
+        return {"optimize_error": stored.get("error") if stored.get("upto") == ref and stored.get("error")
+                else job.error}
+    if stored.get("upto") == ref and stored.get("status") == "failed":
+        return {"optimize_error": stored.get("error")}
+    if stored.get("upto") == ref and stored.get("status") == "requested" and jobs is not None:
+        jobs.submit(OPTIMIZE, ref)  # requested before a restart: resumed
+        return {"optimizing": ref}
+    return {}
 
 
 @router.post("/settings/parameters", response_class=HTMLResponse)
