@@ -64,6 +64,8 @@ class Settings(BaseSettings):
     speech_keep_recordings: bool = False
     #: CPU threads the speech recogniser uses (0: all cores).
     speech_threads: int = Field(default=2, ge=0, le=64)
+    #: The recogniser: auto (faster-whisper, PocketSphinx where it cannot load), whisper, pocketsphinx.
+    speech_engine: Literal["auto", "whisper", "pocketsphinx"] = "auto"
     #: Background jobs (:mod:`torchdojo.jobs`): more runs of a task after it raised, before its
     #: state is ``failed`` with the error (the face offers "try again").
     jobs_max_retries: int = Field(default=2, ge=0, le=20)

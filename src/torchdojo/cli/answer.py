@@ -92,12 +92,12 @@ def answer(
             console.print(f"[red]Cannot read the answer from {escape(str(file))}:[/] {escape(str(e))}")
             raise typer.Exit(2) from None
     if record:
-        console.print("[red]No microphone support here:[/] recording needs the sounddevice package and a "
-                      "microphone. Record with any app and pass the file: torchdojo answer ID --audio answer.wav")
-        raise typer.Exit(2)
+        audio = _record(d)
     transcript = None
     if audio is not None:
-        transcript, text = _transcribe(d, entry, audio, sys.stdin.isatty() if edit is None else edit)
+        transcript, text = _transcribe(d, entry, audio, sys.stdin.isatty() if edit is None else edit, recorded=record)
+        if record and not d.settings.speech_keep_recordings:
+            audio.unlink(missing_ok=True)  # transcribed: the recording is not kept unless asked
     m = entry.meta
     sub = f"{m.level or 'any level'} · {m.type} · {', '.join(TOPICS.get(t, t) for t in m.topics)}"
     console.print(Panel(Text(m.title, style="bold"), title=Text(entry.id), subtitle=Text(sub), padding=(1, 2)))
@@ -151,20 +151,70 @@ def answer(
         raise typer.Exit(1)
 
 
-def _transcribe(d, entry, audio: Path, edit: bool):
+def _record(d) -> Path:
+    """Record the answer from the default microphone (sounddevice over PortAudio, 16 kHz mono)
+    until Enter or the length cap; returns a temporary WAV file. Exits 2 with a message where no
+    microphone can be opened (PortAudio missing, no input device, permission refused)."""
+    import queue
+    import tempfile
+    import threading
+    import wave
+
+    hint = "Record with any app and pass the file: torchdojo answer ID --audio answer.wav"
+    try:
+        import sounddevice as sd
+    except (ImportError, OSError) as e:  # OSError: the PortAudio library is missing
+        console.print(f"[red]No microphone support here:[/] {escape(str(e))} (Debian: apt install libportaudio2). {hint}")
+        raise typer.Exit(2) from None
+    try:
+        device = sd.query_devices(kind="input")
+    except Exception as e:  # sounddevice.PortAudioError and friends: no default input device
+        console.print(f"[red]No microphone found:[/] {escape(str(e))}. {hint}")
+        raise typer.Exit(2) from None
+    cap = d.settings.speech_max_seconds
+    chunks: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    try:
+        with sd.InputStream(samplerate=16000, channels=1, dtype="int16",
+                            callback=lambda data, frames, t, status: chunks.put(bytes(data))):
+            console.print(f"[bold]Recording[/] from {escape(str(device.get('name', 'the microphone')))}… "
+                          f"answer out loud, then press Enter (at most {cap:.0f} s).")
+            stop.wait(cap)
+    except Exception as e:
+        console.print(f"[red]The microphone could not be opened:[/] {escape(str(e))}. {hint}")
+        raise typer.Exit(2) from None
+    path = Path(tempfile.mkstemp(prefix="torchdojo-answer-", suffix=".wav")[1])
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        while not chunks.empty():
+            w.writeframes(chunks.get())
+    return path
+
+
+def _transcribe(d, entry, audio: Path, edit: bool, recorded: bool = False):
     """Transcribe ``audio`` in this process (the model loads in about a second) and let the
     learner correct it. Exits 2 with a message naming the file when it cannot be transcribed."""
     from torchdojo.speech import SpeechError
-    from torchdojo.speech.engine import WhisperEngine
+    from torchdojo.speech.engine import load_engine
     from torchdojo.speech.vocab import Vocabulary
 
-    engine = WhisperEngine(Vocabulary.from_bank(d.bank), threads=d.settings.speech_threads,
-                           max_seconds=d.settings.speech_max_seconds)
     try:
         with console.status(f"transcribing {audio.name} (offline)…"):
+            engine = load_engine(Vocabulary.from_bank(d.bank), d.settings.speech_engine,
+                                 threads=d.settings.speech_threads, max_seconds=d.settings.speech_max_seconds)
+            if getattr(engine, "fallback_reason", None):
+                console.print(f"[yellow]faster-whisper did not load ({escape(engine.fallback_reason)}): "
+                              f"using the less accurate {engine.name}; check the transcript closely.[/]")
             transcript = engine.transcribe(audio, name=str(audio), entry=entry)
     except SpeechError as e:
         console.print(f"[red]Cannot use the recording:[/] {escape(str(e))}")
+        if recorded and e.kind == "engine":  # kept for a retry: nothing the candidate said is lost
+            console.print(f"The recording is kept at {escape(str(audio))}: retry with --audio {escape(str(audio))}")
+        elif recorded:
+            audio.unlink(missing_ok=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         console.print()

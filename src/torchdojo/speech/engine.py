@@ -37,7 +37,11 @@ def decode(source: str | Path | bytes, name: str, max_seconds: float) -> tuple:
     :class:`SpeechError`: ``empty``, ``not-audio``, ``unsupported-codec``, ``too-long``
     (over ``max_seconds``)."""
     import av
-    from faster_whisper import decode_audio
+
+    try:
+        from faster_whisper import decode_audio
+    except ImportError:  # the fallback recogniser still decodes with PyAV alone
+        decode_audio = _decode_with_pyav
 
     if isinstance(source, bytes | bytearray):
         if not source:
@@ -76,6 +80,52 @@ def decode(source: str | Path | bytes, name: str, max_seconds: float) -> tuple:
     if len(samples) == 0:
         raise SpeechError("empty", f"{name} holds no audio samples (0 s): record the answer again")
     return samples, seconds
+
+
+def _decode_with_pyav(source, sampling_rate: int = SAMPLE_RATE):
+    """What ``faster_whisper.decode_audio`` does, for when faster-whisper cannot be imported: PyAV's
+    resampler to mono float32 at ``sampling_rate``."""
+    import av
+    import numpy as np
+
+    chunks = []
+    with av.open(source, metadata_errors="ignore") as container:
+        resampler = av.AudioResampler(format="s16", layout="mono", rate=sampling_rate)
+        for frame in container.decode(audio=0):
+            for out in resampler.resample(frame):
+                chunks.append(out.to_ndarray().reshape(-1))
+        for out in resampler.resample(None):
+            chunks.append(out.to_ndarray().reshape(-1))
+    pcm = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int16)
+    return pcm.astype(np.float32) / 32768.0
+
+
+def load_engine(vocabulary: Vocabulary | None, choice: str = "auto", threads: int = 2, max_seconds: float = 300.0):
+    """The recogniser to use, loaded: ``choice`` ``whisper`` (faster-whisper only), ``pocketsphinx``
+    (the fallback only) or ``auto`` (faster-whisper, and PocketSphinx where it cannot load; the
+    engine's ``fallback_reason`` then says why). Raises :class:`SpeechError` (``engine``) when no
+    recogniser loads."""
+    from torchdojo.speech.sphinx import SphinxEngine
+
+    if choice not in ("auto", "whisper", "pocketsphinx"):
+        raise SpeechError("engine", f"unknown speech engine {choice!r}: use auto, whisper or pocketsphinx")
+    reason = None
+    if choice in ("auto", "whisper"):
+        engine = WhisperEngine(vocabulary, threads=threads, max_seconds=max_seconds)
+        try:
+            engine.load()
+            return engine
+        except SpeechError as e:
+            if choice == "whisper":
+                raise
+            reason = str(e)
+    sphinx = SphinxEngine(vocabulary, max_seconds=max_seconds)
+    try:
+        sphinx.load()
+    except SpeechError as e:
+        raise SpeechError("engine", f"{reason}; and {e}" if reason else str(e)) from None
+    sphinx.fallback_reason = reason
+    return sphinx
 
 
 def _too_long(name: str, seconds: float, cap: float) -> str:

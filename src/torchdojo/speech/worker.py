@@ -44,18 +44,20 @@ def main() -> int:
     try:
         from torchdojo.bank.loader import load_bank
         from torchdojo.settings import Settings
-        from torchdojo.speech.engine import WhisperEngine
+        from torchdojo.speech.engine import load_engine
         from torchdojo.speech.vocab import Vocabulary
 
         settings = Settings()
         bank = load_bank(settings.bank_dir)
-        engine = WhisperEngine(Vocabulary.from_bank(bank), threads=settings.speech_threads,
-                               max_seconds=settings.speech_max_seconds)
-        engine.load()
+        engine = load_engine(Vocabulary.from_bank(bank), settings.speech_engine, threads=settings.speech_threads,
+                             max_seconds=settings.speech_max_seconds)
     except Exception as e:
         send({"ready": False, "error": f"{type(e).__name__}: {e}"})
         return 1
-    send({"ready": True, "engine": engine.name, "load_seconds": engine.load_seconds})
+    fallback = getattr(engine, "fallback_reason", None)
+    if fallback:
+        print(f"speech worker: faster-whisper did not load ({fallback}); using {engine.name}", file=sys.stderr)
+    send({"ready": True, "engine": engine.name, "load_seconds": engine.load_seconds, "fallback_reason": fallback})
     try:
         while line := sys.stdin.buffer.readline():
             if not line.strip():
