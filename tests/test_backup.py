@@ -124,7 +124,7 @@ def test_backup_restore_round_trip_is_exact(seeded, tmp_path):
     text = seeded.data.backup_json(now=T0)
     doc = json.loads(text)
     assert doc["format"] == "torchdojo-backup" and doc["version"] == 1
-    assert doc["schema_revision"] == "0006" and doc["exported_at"] == "2026-03-02T09:15:30.123456+00:00"
+    assert doc["schema_revision"] == "0007" and doc["exported_at"] == "2026-03-02T09:15:30.123456+00:00"
     card = doc["tables"]["cards"][0]
     assert list(card) == [c.name for c in Base.metadata.tables["cards"].columns]  # every column, in order
     assert card["due"].endswith("+00:00")
