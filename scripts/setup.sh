@@ -42,6 +42,8 @@ command -v unshare >/dev/null || missing+=(util-linux)
 ldconfig -p 2>/dev/null | grep -q 'libpango-1\.0\.so\.0' || missing+=(libpango-1.0-0)
 ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1\.0\.so\.0' || missing+=(libpangoft2-1.0-0)
 command -v fc-list >/dev/null && fc-list | grep -q . || missing+=(fontconfig fonts-dejavu-core)
+# Team mode's job queue (docs/deploy.md); the tests start private redis-servers from it.
+command -v redis-server >/dev/null || missing+=(redis-server)
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null || missing+=(chromium)
   command -v tmux >/dev/null || missing+=(tmux)
