@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 import redis
-
 from conftest import BANK, ROOT, free_port
 
 #: Seconds a test waits for something that must happen (generous: a busy 2-core machine).

@@ -11,11 +11,14 @@ import signal
 import stat
 
 import pytest
-from team import CHALLENGE, redis_server, solution, team, wait_for  # noqa: F401 - fixtures
+import team as _team
+from team import CHALLENGE, solution, wait_for
 
 from torchdojo.jobs import QueueFull, QueueUnavailable
 from torchdojo.jobs.celery_app import PRIORITY, QUEUE, TASK
 from torchdojo.jobs.team_judge import challenge_digest
+
+team, redis_server = _team.team, _team.redis_server  # fixtures
 
 
 def test_a_run_queued_after_many_submits_is_judged_first(team):
