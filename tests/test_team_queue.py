@@ -73,6 +73,22 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_with_one_verdict(team):
     assert b.proc.poll() is None
 
 
+def test_a_pool_process_killed_mid_job_is_replaced_and_the_job_put_back_at_once(team):
+    # The visibility timeout is long: only the worker's own notice (reject on worker lost) can
+    # bring the job back within the test's patience.
+    t = team(broker_visibility_timeout=3600, job_max_retries=2)
+    w = t.worker()
+    sid = t.queue.submit(CHALLENGE, solution(sleep=1.0), "submit")
+    judging = wait_for("the worker to take the job", lambda: (r := t.row(sid)).status == "judging" and r,
+                       on_fail=t.logs)
+    pool_pid = int(judging.worker.rsplit(":", 1)[1])
+    assert pool_pid != w.proc.pid
+    os.kill(pool_pid, signal.SIGKILL)
+    row = t.wait_final([sid])[0]
+    assert (row.status, row.verdict, row.attempts) == ("done", "Accepted", 2), (row.status, row.error, t.logs())
+    assert row.worker != judging.worker and w.proc.poll() is None  # a new pool process of the same worker
+
+
 def test_redis_restarted_mid_stream_every_acknowledged_submission_gets_its_verdict(team, redis_server):
     t = team(broker_visibility_timeout=20)
     t.worker()
