@@ -150,7 +150,10 @@ def _register(app: Celery, settings: Settings) -> None:
         from torchdojo.judge.service import UnknownChallengeError
 
         st = _worker_state(settings)
-        got = tj.claim(st.sessions, submission_id, st.name, max_attempts=settings.job_max_retries + 1)
+        try:
+            got = tj.claim(st.sessions, submission_id, st.name, max_attempts=settings.job_max_retries + 1)
+        except Exception as e:  # noqa: BLE001 - the database did not answer: bounded retries, the row stays pending
+            raise self.retry(countdown=backoff(self.request.retries)) from e
         if isinstance(got, str):
             log.info("submission %s not judged: %s", submission_id, got)
             return {"done": "duplicate", "failed": "duplicate", "spent": "failed"}.get(got, got)
