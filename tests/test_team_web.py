@@ -8,8 +8,10 @@ import re
 import subprocess
 import sys
 
+import pytest
 import team as _team
-from conftest import ROOT
+from conftest import ROOT, Server
+from playwright.sync_api import expect
 from starlette.testclient import TestClient
 from team import CHALLENGE, solution
 
@@ -62,3 +64,28 @@ def test_the_single_user_app_imports_no_celery_and_worker_needs_a_broker(setting
     out = subprocess.run([sys.executable, "-m", "torchdojo.cli.main", "worker"], capture_output=True, text=True,
                          env=env)
     assert out.returncode == 2 and "needs TORCHDOJO_BROKER_URL" in out.stderr
+
+
+@pytest.mark.browser
+def test_a_browser_sees_the_queued_submission_get_its_verdict(team, browser):
+    # The real page: Submit answers "Queued" at once; the verdict arrives by server-sent events.
+    t = team()
+    srv = Server(t.settings.database_url, env={**t.env(), "PYTHONPATH": str(ROOT / "src")})
+    srv.start(timeout=120)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{srv.url}/challenges/{CHALLENGE}")
+        expect(page.locator(".cm-editor")).to_be_visible()
+        page.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.press("Delete")
+        page.keyboard.insert_text(solution())
+        page.locator("#submit-btn").click()
+        expect(page.locator("#verdict")).to_have_attribute("data-verdict", "Pending", timeout=60_000)
+        expect(page.locator("#verdict")).to_contain_text("Queued")
+        t.worker()  # no worker until now: the page waits on its event stream
+        expect(page.locator("#verdict")).to_have_attribute("data-verdict", "Accepted", timeout=240_000)
+        expect(page.locator("#report")).to_contain_text("submit")
+        page.close()
+    finally:
+        srv.stop()
