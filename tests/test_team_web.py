@@ -10,7 +10,7 @@ import sys
 
 import pytest
 import team as _team
-from conftest import ROOT, Server
+from conftest import BANK, ROOT, Server
 from playwright.sync_api import expect
 from starlette.testclient import TestClient
 from team import CHALLENGE, solution
@@ -89,3 +89,17 @@ def test_a_browser_sees_the_queued_submission_get_its_verdict(team, browser):
         page.close()
     finally:
         srv.stop()
+
+
+def test_the_cli_queues_for_the_workers_and_prints_their_verdict(team, tmp_path):
+    t = team()
+    t.worker()
+    sol = tmp_path / "solution.py"
+    sol.write_text(solution())
+    env = {**os.environ, **t.env(), "PYTHONPATH": str(ROOT / "src"), "TORCHDOJO_BANK_DIR": str(BANK)}
+    out = subprocess.run([sys.executable, "-m", "torchdojo.cli.main", "challenge", "submit", CHALLENGE, str(sol)],
+                         capture_output=True, text=True, env=env, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Queued as submission #1" in out.stdout and "Accepted" in out.stdout
+    row = t.row(1)
+    assert (row.status, row.verdict, row.worker is not None) == ("done", "Accepted", True)
