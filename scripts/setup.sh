@@ -44,6 +44,8 @@ ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1\.0\.so\.0' || missing+=(libpang
 command -v fc-list >/dev/null && fc-list | grep -q . || missing+=(fontconfig fonts-dejavu-core)
 # Answer out loud in the terminal (torchdojo answer --record): sounddevice needs PortAudio.
 ldconfig -p 2>/dev/null | grep -q 'libportaudio\.so\.2' || missing+=(libportaudio2)
+# Team mode's job queue (docs/deploy.md); the tests start private redis-servers from it.
+command -v redis-server >/dev/null || missing+=(redis-server)
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null || missing+=(chromium)
   command -v tmux >/dev/null || missing+=(tmux)

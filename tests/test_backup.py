@@ -147,12 +147,17 @@ def test_backup_restore_round_trip_is_exact(seeded, tmp_path):
 
 
 def test_a_backup_of_an_older_schema_restores_with_the_added_columns_filled(seeded, tmp_path):
-    """A backup made before migration 0007 (no ``mock_items.speech``) restores: the column is
-    filled as the migration fills it (empty). The same file claiming the current schema is refused."""
+    """A backup made before migrations 0007 and 0008 (no ``mock_items.speech``, no submission job
+    columns) restores: the columns are filled as the migrations fill them. The same file claiming
+    the current schema is refused."""
     doc = json.loads(seeded.data.backup_json(now=T0))
     assert doc["tables"]["mock_items"], "the seed has no mock item"
     for row in doc["tables"]["mock_items"]:
         assert row.pop("speech") is None
+    assert doc["tables"]["submissions"], "the seed has no submission"
+    for row in doc["tables"]["submissions"]:  # what migration 0008 added (judged in the request: done)
+        assert row.pop("status") == "done" and row.pop("attempts") == 0
+        assert all(row.pop(k) is None for k in ("job_id", "worker", "error", "started_at", "finished_at"))
     current = json.dumps(doc)
     with pytest.raises(BackupError, match=r"table mock_items, row 0, column 'speech': missing"):
         _dojo(tmp_path, "strict").data.restore(current)

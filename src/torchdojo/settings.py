@@ -66,9 +66,20 @@ class Settings(BaseSettings):
     speech_threads: int = Field(default=2, ge=0, le=64)
     #: The recogniser: auto (faster-whisper, PocketSphinx where it cannot load), whisper, pocketsphinx.
     speech_engine: Literal["auto", "whisper", "pocketsphinx"] = "auto"
-    #: Background jobs (:mod:`torchdojo.jobs`): more runs of a task after it raised, before its
-    #: state is ``failed`` with the error (the face offers "try again").
+    #: Background jobs (:mod:`torchdojo.jobs`, both backends): more runs of a task after it raised
+    #: (in team mode: a judge job the judge failed on — sandbox down, database busy — with
+    #: exponential backoff), before its state is ``failed`` with the error.
     jobs_max_retries: int = Field(default=2, ge=0, le=20)
+    #: Team mode: the Celery broker (``redis://host:port/db``). Unset: the single-user app judges
+    #: in its own process and needs no Redis or Celery (see docs/deploy.md).
+    broker_url: str | None = None
+    #: Seconds a job taken by a worker may stay unacknowledged before Redis gives it to another
+    #: worker (the worker died without saying so). Longer than the slowest judging.
+    broker_visibility_timeout: int = Field(default=3600, ge=5, le=86400)
+    #: Jobs waiting in the queue beyond which submitting raises ``QueueFull`` (web: 429).
+    queue_max: int = Field(default=500, ge=1, le=1_000_000)
+    #: Judge jobs one ``torchdojo worker`` runs at once (0: one per CPU core).
+    worker_concurrency: int = Field(default=0, ge=0, le=256)
     host: str = "127.0.0.1"
     port: int = 8000
     #: More host names the web app answers to (comma-separated), besides the bound host,

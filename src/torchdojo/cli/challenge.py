@@ -206,19 +206,66 @@ def editorial(challenge_id: str,
 
 @app.command()
 def submit(challenge_id: str, file: Annotated[Path, typer.Argument(help="your solution (.py)")],
-           run: Annotated[bool, typer.Option("--run", help="public tests only")] = False, unsafe: Unsafe = False) -> None:
-    """Judge FILE: public tests with --run, public + hidden tests otherwise. Exit 0 only on Accepted."""
+           run: Annotated[bool, typer.Option("--run", help="public tests only")] = False, unsafe: Unsafe = False,
+           wait: Annotated[float, typer.Option(help="team mode: seconds to wait for the workers' verdict")] = 600) -> None:
+    """Judge FILE: public tests with --run, public + hidden tests otherwise. Exit 0 only on Accepted.
+    In team mode (TORCHDOJO_BROKER_URL set) the submission is queued for the judge workers and
+    this waits for their verdict (exit 4: the queue refused it or no verdict came in time)."""
     d = _service(unsafe)
     _get(d, challenge_id)
     if not file.is_file():
         console.print(f"No file {escape(str(file))}. Create it with: torchdojo challenge start {escape(challenge_id)}")
         raise typer.Exit(2)
     code = file.read_text(encoding="utf-8")
+    if d.settings.broker_url:
+        _submit_to_workers(d, challenge_id, code, "run" if run else "submit", wait)
     d.judge.one_shot = True
     d.judge.warm_up()  # the server starts while this process imports torch and loads the expected outputs
     sid, rep = _judge_or_refuse(d, lambda: d.judge.submit(challenge_id, code, "run" if run else "submit"))
     print_report(rep, sid)
     raise typer.Exit(0 if rep.verdict.value == "Accepted" else 1)
+
+
+def _submit_to_workers(d, challenge_id: str, code: str, mode: str, wait: float) -> None:
+    """Team mode: queue the submission, wait for its verdict, print it and exit (0 on Accepted)."""
+    import json
+    import time
+
+    from torchdojo.jobs import QueueFull, QueueUnavailable
+    from torchdojo.jobs.celery_app import JudgeQueue
+
+    queue = JudgeQueue(d.settings, d.sessions, d.judge.challenges)
+    try:
+        sid = queue.submit(challenge_id, code, mode)
+    except QueueFull as e:
+        console.print(f"[red]Not queued:[/] {escape(str(e))}")
+        raise typer.Exit(4) from e
+    except QueueUnavailable as e:
+        console.print(f"[red]Not queued:[/] {escape(str(e))}")
+        raise typer.Exit(4) from e
+    finally:
+        queue.close()
+    console.print(f"Queued as submission #{sid}; waiting for a judge worker…")
+    deadline = time.monotonic() + wait
+    while (row := d.judge.get_submission(sid)) is not None and row.status not in ("done", "failed"):
+        if time.monotonic() > deadline:
+            console.print(f"No verdict after {wait:.0f} s; it is still queued: torchdojo challenge history {challenge_id}")
+            raise typer.Exit(4)
+        time.sleep(0.5)
+    if row is None or row.status == "failed":
+        console.print(f"[red]The judge could not judge #{sid}:[/] {escape(row.error or '') if row else 'gone'}")
+        raise typer.Exit(3)
+    print_report(_report(json.loads(row.report)), sid)
+    raise typer.Exit(0 if row.verdict == "Accepted" else 1)
+
+
+def _report(d: dict):
+    """A stored report (its JSON) as the :class:`~torchdojo.judge.grade.Report` it was."""
+    from torchdojo.judge.grade import Report, TestResult
+    from torchdojo.judge.verdicts import Verdict
+
+    tests = [TestResult(**{**t, "verdict": Verdict(t["verdict"])}) for t in d.get("tests", [])]
+    return Report(**{**d, "verdict": Verdict(d["verdict"]), "tests": tests})
 
 
 def _judge_or_refuse(d, call):

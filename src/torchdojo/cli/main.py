@@ -52,6 +52,9 @@ app.command()(cards.bookmark)
 from torchdojo.cli import config  # noqa: E402
 
 app.add_typer(config.app, name="config")
+from torchdojo.cli.worker import worker  # noqa: E402
+
+app.command()(worker)
 
 if __name__ == "__main__":
     app()

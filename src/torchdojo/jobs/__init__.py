@@ -278,3 +278,18 @@ def wait(backend: Backend, name: str, ref: int, *, timeout: float | None = None,
 
 
 from torchdojo.jobs import tasks as tasks  # noqa: E402  (registers the tasks; needs the names above)
+
+
+class QueueFull(RuntimeError):
+    """Team mode: the queue holds more jobs than allowed; submit again in ``retry_after`` seconds
+    (int, >= 1). Nothing was stored: the submission was not accepted (the web answers 429 +
+    Retry-After). Raised by :class:`torchdojo.jobs.celery_app.JudgeQueue`."""
+
+    def __init__(self, depth: int, limit: int, retry_after: int) -> None:
+        super().__init__(f"the judge's queue is full ({depth} jobs waiting, at most {limit}); "
+                         f"try again in {retry_after} s")
+        self.depth, self.limit, self.retry_after = depth, limit, retry_after
+
+
+class QueueUnavailable(RuntimeError):
+    """Team mode: the broker (Redis) did not take the job; nothing was stored. The message says why."""

@@ -197,7 +197,7 @@ class JudgeService:
         it counts only when it is all there is, and then reads :data:`JUDGE_ERROR_ONLY`."""
         best: dict[str, str] = {}
         for row in self.history():  # newest first
-            if row.mode != "submit":
+            if row.mode != "submit" or row.status in ("pending", "judging"):  # team mode: no verdict yet
                 continue
             cid, verdict = row.challenge_id, row.verdict
             if verdict == Verdict.JUDGE_ERROR.value:

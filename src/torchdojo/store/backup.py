@@ -7,7 +7,7 @@ database that is neither saved nor excluded). Nothing of the bank is saved: the 
 
 **Format** (``format`` :data:`FORMAT`, ``version`` :data:`VERSION`)::
 
-    {"format": "torchdojo-backup", "version": 1, "schema_revision": "0006",
+    {"format": "torchdojo-backup", "version": 1, "schema_revision": "0008",
      "exported_at": "2026-01-02T03:04:05.000000+00:00",
      "tables": {"cards": [{"question_id": "...", "state": 2, ...}, ...], ...}}
 

@@ -133,6 +133,16 @@ class SubmissionRow(Base):
     report: Mapped[str] = mapped_column(Text)
     backend: Mapped[str] = mapped_column(String(60))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    #: ``done`` (judged in the request, or by a worker), or in team mode ``pending`` (queued),
+    #: ``judging`` (a worker took it), ``failed`` (the judge could not judge it: ``error`` says why).
+    status: Mapped[str] = mapped_column(String(10), default="done", server_default="done", index=True)
+    #: Times a worker started judging it (a worker killed mid-job leaves one more).
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    job_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    worker: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class MockRow(Base):

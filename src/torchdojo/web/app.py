@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
 
         app.state.jobs = LocalBackend(JobContext(d.settings, dojo=d, grader=app.state.grader))
         app.state.jobs.resume()  # e.g. mocks left in "grading" by a stopped server
-        if d.settings.judge_prestart:
+        if d.settings.judge_prestart and not d.settings.broker_url:  # team mode: workers judge
             # The judge's server (torch import, warm-up: seconds) and torch in this process, in the
             # background: the first Run/Submit should not wait for them (issue 17).
             d.judge.warm_up()
@@ -115,6 +115,8 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         app.state.grader.close(timeout=0 if app.state.grader.status == "loading" else 3)
         if getattr(app.state, "speech", None) is not None:  # started by the first recording
             app.state.speech.close()
+        if getattr(app.state, "judge_queue", None) is not None:  # team mode's connection to Redis
+            app.state.judge_queue.close()
         if "judge" in app.state.dojo.__dict__:  # started at start-up (judge_prestart) or by a submission
             app.state.dojo.judge.close()
 

@@ -2,14 +2,23 @@
 Run = public tests, Submit = all tests, Custom = the user's input against the reference),
 hints revealed one at a time, the editorial (after Accepted or giving up), stored submissions
 and re-judging. Judging runs in FastAPI's thread pool (sync routes), so other pages stay
-responsive while a job runs. Everything decided here is the core's (``JudgeService``)."""
+responsive while a job runs. Everything decided here is the core's (``JudgeService``).
+
+Team mode (``TORCHDOJO_BROKER_URL`` set): Run and Submit store the submission ``pending`` and
+queue it for the judge workers (:mod:`torchdojo.jobs.celery_app`), answering at once; the page
+gets the verdict from ``GET /submissions/{id}/events`` (server-sent events). A full queue is a
+429 with ``Retry-After``; Redis not answering, a 503. Custom input still runs here."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
+import time
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 
 from torchdojo.bank.taxonomy import LEVELS, TOPICS
 from torchdojo.practice.flashcards import FilterError, check_filter
@@ -21,6 +30,41 @@ MAX_CODE = 100_000
 
 
 STATUSES = ("solved", "attempted", "new")
+#: Longest a verdict event stream stays open (seconds); the browser's EventSource reconnects.
+EVENTS_MAX_SECONDS = 300
+#: Seconds between looks at a pending submission's row, and between keep-alive comments.
+EVENTS_POLL_SECONDS, EVENTS_KEEPALIVE_SECONDS = 0.5, 15
+_queue_lock = threading.Lock()
+
+
+def _team_queue(request: Request):
+    """The app's :class:`~torchdojo.jobs.celery_app.JudgeQueue` (team mode; created on first use)."""
+    with _queue_lock:
+        q = getattr(request.app.state, "judge_queue", None)
+        if q is None:
+            from torchdojo.jobs.celery_app import JudgeQueue
+
+            d = dojo(request)
+            q = request.app.state.judge_queue = JudgeQueue(d.settings, d.sessions, d.judge.challenges)
+        return q
+
+
+def _enqueue(request: Request, challenge_id: str, code: str, mode: str, redirect: bool = False):
+    """Queue a submission (team mode): the pending banner, or the refusal (429 + Retry-After, 503)."""
+    from torchdojo.jobs import QueueFull, QueueUnavailable
+
+    try:
+        sid = _team_queue(request).submit(challenge_id, code, mode)
+    except QueueFull as e:
+        return templates.TemplateResponse(request, "partials/report.html", {"error": str(e)}, status_code=429,
+                                          headers={"Retry-After": str(e.retry_after)})
+    except QueueUnavailable as e:
+        return templates.TemplateResponse(request, "partials/report.html", {"error": f"Refusing to judge: {e}"},
+                                          status_code=503)
+    if is_htmx(request) and not redirect:
+        return templates.TemplateResponse(request, "partials/report.html", {"pending": sid, "status": "pending"},
+                                          status_code=202)
+    return RedirectResponse(f"/submissions/{sid}", status_code=303)
 #: Submissions listed on a challenge's page (the latest; the heading gives the total).
 HISTORY_SHOWN = 20
 
@@ -154,6 +198,8 @@ def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str 
         if is_htmx(request):
             return templates.TemplateResponse(request, "partials/report.html", ctx)
         return templates.TemplateResponse(request, "custom_run.html", {**ctx, "code": code})
+    if d.settings.broker_url:
+        return _enqueue(request, ch.id, code, mode)
     try:
         sid, rep = d.judge.submit(ch.id, code, mode)  # type: ignore[arg-type]
     except SandboxUnavailable as e:
@@ -172,8 +218,55 @@ def submission(request: Request, submission_id: DbId):
     if row is None:
         raise HTTPException(404, f"There is no submission #{submission_id}.")
     ch = d.judge.challenges.get(row.challenge_id)
-    return templates.TemplateResponse(request, "submission.html", {"rep": json.loads(row.report), "sid": row.id,
+    return templates.TemplateResponse(request, "submission.html", {**_row_context(row), "sid": row.id,
                                                                     "ch": ch, "code": row.code, "row": row})
+
+
+def _row_context(row) -> dict:
+    """What ``partials/report.html`` shows for a stored submission: its report, the pending
+    banner (team mode: queued or being judged) or why the judge could not judge it."""
+    if row.status in ("pending", "judging"):
+        return {"pending": row.id, "status": row.status}
+    if row.status == "failed":
+        return {"error": f"The judge could not judge submission #{row.id}: {row.error}"}
+    return {"rep": json.loads(row.report), "sid": row.id}
+
+
+def _sse(event: str, data: str) -> str:
+    return f"event: {event}\n" + "".join(f"data: {line}\n" for line in (data.splitlines() or [""])) + "\n"
+
+
+@router.get("/submissions/{submission_id}/events")
+async def submission_events(request: Request, submission_id: DbId):
+    """Server-sent events (``text/event-stream``) for one submission: ``status`` (pending,
+    judging, done, failed) whenever it changes, then ``verdict`` (the report's HTML) once it has
+    one, and the stream ends. Open at most :data:`EVENTS_MAX_SECONDS`; 404 for no such submission."""
+    d = dojo(request)
+    if await run_in_threadpool(d.judge.get_submission, submission_id) is None:
+        raise HTTPException(404, f"There is no submission #{submission_id}.")
+    report = templates.get_template("partials/report.html")
+
+    async def stream():
+        last, start, quiet = None, time.monotonic(), time.monotonic()
+        while time.monotonic() - start < EVENTS_MAX_SECONDS and not await request.is_disconnected():
+            row = await run_in_threadpool(d.judge.get_submission, submission_id)
+            if row is None:
+                yield _sse("status", "gone")
+                return
+            if row.status != last:
+                last, quiet = row.status, time.monotonic()
+                yield _sse("status", row.status)
+            if row.status in ("done", "failed"):
+                ch = d.judge.challenges.get(row.challenge_id)
+                yield _sse("verdict", report.render({**_row_context(row), "ch": ch, "request": request}))
+                return
+            if time.monotonic() - quiet > EVENTS_KEEPALIVE_SECONDS:
+                quiet = time.monotonic()
+                yield ": waiting\n\n"
+            await asyncio.sleep(EVENTS_POLL_SECONDS)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @router.post("/submissions/{submission_id}/rejudge", response_class=HTMLResponse)
@@ -181,8 +274,11 @@ def rejudge(request: Request, submission_id: DbId):
     from torchdojo.judge.sandbox.backend import SandboxUnavailable
 
     d = dojo(request)
-    if d.judge.get_submission(submission_id) is None:
+    old = d.judge.get_submission(submission_id)
+    if old is None:
         raise HTTPException(404, f"There is no submission #{submission_id}.")
+    if d.settings.broker_url:
+        return _enqueue(request, old.challenge_id, old.code, old.mode, redirect=True)
     try:
         sid, rep = d.judge.rejudge(submission_id)
     except SandboxUnavailable as e:

@@ -29,3 +29,24 @@ document.addEventListener("keydown", (ev) => {
   box.focus();
   box.select();
 });
+
+// Team mode: a queued submission's banner names its event stream; its verdict replaces the banner
+// (and the report around it) when a judge worker has written it. EventSource reconnects by itself.
+function watchVerdicts(root) {
+  root.querySelectorAll("[data-events]").forEach((banner) => {
+    if (banner.dataset.watching) return;
+    banner.dataset.watching = "1";
+    const box = banner.parentElement;
+    const es = new EventSource(banner.dataset.events);
+    es.addEventListener("status", (ev) => {
+      const strong = banner.querySelector("strong");
+      if (strong && ev.data === "judging") strong.textContent = "Judging";
+    });
+    es.addEventListener("verdict", (ev) => {
+      es.close();
+      box.innerHTML = ev.data;
+    });
+  });
+}
+document.addEventListener("DOMContentLoaded", () => watchVerdicts(document));
+document.addEventListener("htmx:afterSwap", (ev) => watchVerdicts(ev.detail.target));

@@ -25,7 +25,7 @@ document.addEventListener("htmx:afterSwap", (ev) => {
 });
 
 document.addEventListener("htmx:beforeSwap", (ev) => {
-  if (ev.detail.target.id === "report" && [413, 422, 503].includes(ev.detail.xhr.status)) {
+  if (ev.detail.target.id === "report" && [413, 422, 429, 503].includes(ev.detail.xhr.status)) {
     ev.detail.shouldSwap = true;
     ev.detail.isError = false;
   }
