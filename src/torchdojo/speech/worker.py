@@ -83,7 +83,7 @@ def main() -> int:
 
 def _env(settings: Any) -> dict[str, str]:
     env = {}
-    for name in ("bank_dir", "speech_max_seconds", "speech_threads"):
+    for name in ("bank_dir", "speech_max_seconds", "speech_threads", "speech_engine"):
         value = getattr(settings, name, None)
         if value is not None:
             env[f"TORCHDOJO_{name.upper()}"] = str(value)
