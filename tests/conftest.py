@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from pg import pg_server, pg_url  # noqa: F401  (fixtures: a private PostgreSQL, a database per test)
 
 ROOT = Path(__file__).resolve().parents[1]
 BANK = ROOT / "bank"

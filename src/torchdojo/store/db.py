@@ -13,14 +13,26 @@ Transactions (the store's concurrency contract, see ``docs/architecture.md``):
   before the first read, so two processes (or threads) updating the same row run one after
   the other and the second reads what the first wrote — no lost update, no mixed row (pysqlite
   on its own only begins a transaction at the first INSERT/UPDATE, after the reads). On
-  PostgreSQL the rows read for update are locked with ``SELECT … FOR UPDATE``
-  (``with_for_update=True``, a no-op on SQLite).
-- Migrations run under a lock (a file lock beside a SQLite file, an advisory lock on
-  PostgreSQL), so any number of processes may start at once on a fresh data directory.
+  PostgreSQL the same guarantee comes from a transaction-scoped advisory lock,
+  ``pg_advisory_xact_lock(PG_WRITE_LOCK)``, taken as the transaction's first statement (held
+  until COMMIT/ROLLBACK) in READ COMMITTED, where every later statement sees what the previous
+  writer committed: one writer at a time per database, exactly as ``BEGIN IMMEDIATE``. Row
+  locks alone (``SELECT … FOR UPDATE``) would not do: several read-modify-writes decide on rows
+  that do not exist yet (a card's first rating, today's new-card count, "the latest review" of
+  undo). The rows read for update are still locked with ``with_for_update=True`` (a no-op on
+  SQLite), so a session that bypasses :meth:`Sessions.begin` cannot lose an update either.
+  Reading sessions run in REPEATABLE READ on PostgreSQL: one snapshot per transaction, as
+  SQLite's deferred ``BEGIN`` gives in WAL mode.
+- Migrations run under a lock (a file lock beside a SQLite file, a session advisory lock,
+  ``pg_advisory_lock(PG_MIGRATION_LOCK)``, on PostgreSQL), so any number of processes may start
+  at once on a fresh data directory or database: one applies the migrations, the others wait
+  and then find the schema at head.
 
 Source: SQLAlchemy, "Serializable isolation / Savepoints / Transactional DDL" for pysqlite
 (https://docs.sqlalchemy.org/en/20/dialects/sqlite.html#pysqlite-serializable);
-SQLite, "Transaction" (https://sqlite.org/lang_transaction.html).
+SQLite, "Transaction" (https://sqlite.org/lang_transaction.html); PostgreSQL, "Advisory Locks"
+(https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS) and "Transaction
+Isolation" (https://www.postgresql.org/docs/current/transaction-iso.html).
 """
 
 from __future__ import annotations
@@ -43,6 +55,8 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 BUSY_TIMEOUT_MS = 60_000
 #: Key of the PostgreSQL advisory lock taken while migrating (any constant; "tdojo" in ASCII).
 PG_MIGRATION_LOCK = 0x74646F6A6F
+#: Key of the PostgreSQL advisory lock every write transaction takes (see the module docstring).
+PG_WRITE_LOCK = 0x74646F6A6F + 1
 
 
 class DatabaseError(RuntimeError):
@@ -65,6 +79,13 @@ def _sqlite_begin(conn) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def _pg_begin(conn) -> None:
+    # psycopg begins the transaction itself at the first statement; a write transaction's first
+    # statement is the write lock, so it serialises writers as BEGIN IMMEDIATE does on SQLite.
+    if conn.get_execution_options().get("torchdojo_write", False):
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})")
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file of a SQLite URL (None for other databases and for ``:memory:``)."""
     if not url.startswith("sqlite:///"):
@@ -82,21 +103,34 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
+    if url.startswith("postgresql"):
+        # Readers get one snapshot per transaction; Sessions.write_engine switches to READ COMMITTED.
+        engine = create_engine(url, pool_pre_ping=True, isolation_level="REPEATABLE READ")
+        event.listen(engine, "begin", _pg_begin)
+        return engine
     return create_engine(url, pool_pre_ping=True)
 
 
 class Sessions(sessionmaker):
     """A session factory whose ``begin()`` opens a *write* transaction (``BEGIN IMMEDIATE`` on
-    SQLite); calling it (``sessions()``) opens a session for reading."""
+    SQLite, the write advisory lock on PostgreSQL); calling it (``sessions()``) opens a session
+    for reading."""
 
     def __init__(self, engine: Engine, **kw) -> None:
         super().__init__(engine, **kw)
         self.engine = engine
-        self.write_engine = engine.execution_options(torchdojo_write=True)
+        opts = {"torchdojo_write": True}
+        if engine.dialect.name == "postgresql":
+            opts["isolation_level"] = "READ COMMITTED"
+        self.write_engine = engine.execution_options(**opts)
 
     @contextmanager
     def begin(self) -> Iterator[Session]:  # type: ignore[override]
+        """A write transaction: the write lock is taken on entry (so a time read inside the
+        block is later than every write committed before it), committed on exit, rolled back
+        on an exception."""
         with self(bind=self.write_engine) as s, s.begin():
+            s.connection()  # BEGIN IMMEDIATE / the advisory lock now, not at the first query
             yield s
 
 
