@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install whatever is missing for torchdojo; safe to run again (each step checks first).
 #   scripts/setup.sh          the app: Python venv, torch, the package
-#   scripts/setup.sh --test   also the test tools: Debian's chromium and tmux, pytest, Playwright
+#   scripts/setup.sh --test   also the test tools: Debian's chromium, tmux and postgresql, pytest,
+#                             Playwright, and the team extra (psycopg) the PostgreSQL tests use
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want_test=0
@@ -26,7 +27,7 @@ if ! "$VPY" -c 'import torch, sys; v = tuple(int(x) for x in torch.__version__.s
 fi
 
 extras=""
-[[ $want_test == 1 ]] && extras="[test]"
+[[ $want_test == 1 ]] && extras="[test,team]"
 stamp=".venv/.torchdojo-installed${extras}"
 if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]] || ! "$VPY" -c 'import torchdojo' 2>/dev/null; then
   say "installing torchdojo${extras} and its dependencies"
@@ -52,6 +53,8 @@ if [[ $want_test == 1 ]]; then
   command -v espeak-ng >/dev/null || missing+=(espeak-ng)
   command -v flite >/dev/null || missing+=(flite)
   command -v sox >/dev/null || missing+=(sox)
+  # PostgreSQL tests (tests/pg.py) start a private server from Debian's binaries, any version.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 fi
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"

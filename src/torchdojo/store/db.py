@@ -46,7 +46,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from filelock import FileLock
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -94,7 +94,30 @@ def sqlite_path(url: str) -> Path | None:
     return None if path in ("", ":memory:") else Path(path)
 
 
+def postgres_url(url: str) -> str | None:
+    """``url`` with the psycopg 3 driver when it names PostgreSQL (``postgresql://``,
+    ``postgres://`` or ``postgresql+psycopg://``), else None."""
+    u = make_url(url)
+    if u.get_backend_name() not in ("postgresql", "postgres"):
+        return None
+    if u.drivername in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+psycopg")
+    return u.render_as_string(hide_password=False)
+
+
+def safe_url(url: str) -> str:
+    """``url`` with any password masked (for messages and logs)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy can parse: shown as given, so the user sees what is wrong
+        return url
+
+
 def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url`` with torchdojo's transaction set-up (module docstring).
+
+    SQLite: the file's folder is created. PostgreSQL (``postgresql://`` is taken to mean psycopg
+    3): raises :class:`DatabaseError` when the driver is not installed."""
     if url.startswith("sqlite:"):
         path = sqlite_path(url)
         if path is not None:
@@ -103,9 +126,14 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
-    if url.startswith("postgresql"):
+    pg = postgres_url(url)
+    if pg is not None:
+        try:
+            import psycopg  # noqa: F401  (the team extra: only a PostgreSQL URL needs it)
+        except ImportError as e:
+            raise DatabaseError("a PostgreSQL database needs the psycopg driver: pip install 'torchdojo[team]'") from e
         # Readers get one snapshot per transaction; Sessions.write_engine switches to READ COMMITTED.
-        engine = create_engine(url, pool_pre_ping=True, isolation_level="REPEATABLE READ")
+        engine = create_engine(pg, pool_pre_ping=True, isolation_level="REPEATABLE READ")
         event.listen(engine, "begin", _pg_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
@@ -189,9 +217,13 @@ def open_database(url: str) -> Sessions:
     try:
         engine = make_engine(url)
         migrate(engine, url)
+    except DatabaseError:
+        raise
     except Exception as e:  # report any driver/migration failure with the URL and a next step
-        raise DatabaseError(
-            f"cannot open or migrate the database at {url}: {e}. "
-            "Check the path is writable or set TORCHDOJO_DATABASE_URL to another location."
-        ) from e
+        if url.startswith("sqlite:"):
+            hint = "Check the path is writable or set TORCHDOJO_DATABASE_URL to another location."
+        else:
+            hint = ("Check the server is running and TORCHDOJO_DATABASE_URL (e.g. "
+                    "postgresql+psycopg://user:password@host:5432/torchdojo) names a database you may create tables in.")
+        raise DatabaseError(f"cannot open or migrate the database at {safe_url(url)}: {e}. {hint}") from e
     return Sessions(engine, expire_on_commit=False)
