@@ -50,7 +50,7 @@ from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-#: How long a writer waits for another writer's lock before SQLite gives up (ms). Generous:
+#: How long a writer waits for another writer's lock before SQLite (or PostgreSQL: lock_timeout) gives up (ms). Generous:
 #: on a busy machine a migration or a grading commit can hold the lock for seconds.
 BUSY_TIMEOUT_MS = 60_000
 #: Key of the PostgreSQL advisory lock taken while migrating (any constant; "tdojo" in ASCII).
@@ -133,7 +133,10 @@ def make_engine(url: str) -> Engine:
         except ImportError as e:
             raise DatabaseError("a PostgreSQL database needs the psycopg driver: pip install 'torchdojo[team]'") from e
         # Readers get one snapshot per transaction; Sessions.write_engine switches to READ COMMITTED.
-        engine = create_engine(pg, pool_pre_ping=True, isolation_level="REPEATABLE READ")
+        # lock_timeout: a writer waits for the write (or migration) lock as long as SQLite's
+        # busy timeout, then fails with an error instead of hanging.
+        engine = create_engine(pg, pool_pre_ping=True, isolation_level="REPEATABLE READ",
+                               connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_MS}"})
         event.listen(engine, "begin", _pg_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
