@@ -317,3 +317,15 @@ def test_an_unreachable_postgresql_server_is_a_clear_error_without_the_password(
     r = subprocess.run([TORCHDOJO, "doctor"], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr and "s3cret-pw" not in r.stdout + r.stderr
     assert "Check the server is running" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+def test_the_local_app_on_sqlite_never_imports_the_postgresql_driver(tmp_path: Path):
+    code = ("import sys; from pathlib import Path; from torchdojo.core import Dojo; from torchdojo.settings import Settings\n"
+            "d = Dojo(Settings(bank_dir=Path(sys.argv[1]), database_url=sys.argv[2]))\n"
+            "d.flashcards.review(d.flashcards.queue()[0], 'good')\n"
+            "import torchdojo.web.app\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg2', 'asyncpg')))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    r = subprocess.run([sys.executable, "-c", code, str(BANK), f"sqlite:///{tmp_path / 'local.db'}"], env=env,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().splitlines()[-1] == "[]", r.stdout + r.stderr
