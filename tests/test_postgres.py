@@ -329,3 +329,25 @@ def test_the_local_app_on_sqlite_never_imports_the_postgresql_driver(tmp_path: P
     r = subprocess.run([sys.executable, "-c", code, str(BANK), f"sqlite:///{tmp_path / 'local.db'}"], env=env,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and r.stdout.strip().splitlines()[-1] == "[]", r.stdout + r.stderr
+
+
+def test_ids_beyond_32_bits_find_nothing_instead_of_failing(url):
+    """SQLite's integers are 64-bit, PostgreSQL's INTEGER 32: an id from a URL must still be
+    "not found" (a 404), never "integer out of range" (a 500)."""
+    from torchdojo.store.models import MockRow, ScorecardRow, SubmissionRow
+
+    d = _dojo(url)
+    with d.sessions() as s:
+        for big in (2**31, 10**12, 10**17):  # (beyond 64 bits SQLite itself overflows)
+            assert s.get(ScorecardRow, big) is None and s.get(MockRow, big) is None
+            assert s.scalars(select(SubmissionRow).where(SubmissionRow.id == big)).all() == []
+    if url.startswith("postgresql"):
+        import httpx
+
+        srv = Server(url)
+        try:
+            srv.start(timeout=120)
+            for path in (f"/mock/{10**12}", f"/submissions/{10**17}"):
+                assert httpx.get(srv.url + path, timeout=60).status_code == 404, path
+        finally:
+            srv.stop()

@@ -46,7 +46,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from filelock import FileLock
-from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy import Engine, Integer, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -94,6 +94,12 @@ def sqlite_path(url: str) -> Path | None:
     return None if path in ("", ":memory:") else Path(path)
 
 
+class _UncastInteger(Integer):
+    """PostgreSQL: an INTEGER whose bound values carry no ``::INTEGER`` cast (see make_engine)."""
+
+    render_bind_cast = False
+
+
 def postgres_url(url: str) -> str | None:
     """``url`` with the psycopg 3 driver when it names PostgreSQL (``postgresql://``,
     ``postgres://`` or ``postgresql+psycopg://``), else None."""
@@ -137,6 +143,10 @@ def make_engine(url: str) -> Engine:
         # busy timeout, then fails with an error instead of hanging.
         engine = create_engine(pg, pool_pre_ping=True, isolation_level="REPEATABLE READ",
                                connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_MS}"})
+        # Integers are sent as psycopg types them (int2/int4/int8/numeric by value), not cast to
+        # INTEGER in the SQL: an id from a URL beyond int4 (/scorecards/1000000000000) then finds
+        # nothing, as on SQLite, instead of failing with "integer out of range".
+        engine.dialect.colspecs = {**engine.dialect.colspecs, Integer: _UncastInteger}
         event.listen(engine, "begin", _pg_begin)
         return engine
     return create_engine(url, pool_pre_ping=True)
