@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install whatever is missing for torchdojo; safe to run again (each step checks first).
 #   scripts/setup.sh          the app: Python venv, torch, the package
-#   scripts/setup.sh --test   also the test tools: Debian's chromium and tmux, pytest, Playwright
+#   scripts/setup.sh --test   also the test tools: Debian's chromium, tmux, postgresql and redis, pytest,
+#                             Playwright, and the team extra (psycopg, celery) the team tests use
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want_test=0
@@ -26,7 +27,7 @@ if ! "$VPY" -c 'import torch, sys; v = tuple(int(x) for x in torch.__version__.s
 fi
 
 extras=""
-[[ $want_test == 1 ]] && extras="[test]"
+[[ $want_test == 1 ]] && extras="[test,team]"
 stamp=".venv/.torchdojo-installed${extras}"
 if [[ ! -f "$stamp" || pyproject.toml -nt "$stamp" ]] || ! "$VPY" -c 'import torchdojo' 2>/dev/null; then
   say "installing torchdojo${extras} and its dependencies"
@@ -44,8 +45,6 @@ ldconfig -p 2>/dev/null | grep -q 'libpangoft2-1\.0\.so\.0' || missing+=(libpang
 command -v fc-list >/dev/null && fc-list | grep -q . || missing+=(fontconfig fonts-dejavu-core)
 # Answer out loud in the terminal (torchdojo answer --record): sounddevice needs PortAudio.
 ldconfig -p 2>/dev/null | grep -q 'libportaudio\.so\.2' || missing+=(libportaudio2)
-# Team mode's job queue (docs/deploy.md); the tests start private redis-servers from it.
-command -v redis-server >/dev/null || missing+=(redis-server)
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null || missing+=(chromium)
   command -v tmux >/dev/null || missing+=(tmux)
@@ -56,6 +55,10 @@ if [[ $want_test == 1 ]]; then
   command -v espeak-ng >/dev/null || missing+=(espeak-ng)
   command -v flite >/dev/null || missing+=(flite)
   command -v sox >/dev/null || missing+=(sox)
+  # PostgreSQL tests (tests/pg.py) start a private server from Debian's binaries, any version.
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+  # Team-mode tests (tests/team.py) start private redis-servers for the job queue.
+  command -v redis-server >/dev/null || missing+=(redis-server)
 fi
 if (( ${#missing[@]} )); then
   say "installing Debian packages: ${missing[*]}"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from pg import pg_server, pg_url  # noqa: F401  (fixtures: a private PostgreSQL, a database per test)
 
 ROOT = Path(__file__).resolve().parents[1]
 BANK = ROOT / "bank"
@@ -34,7 +35,11 @@ os.environ.setdefault("TORCHDOJO_CACHE_DIR", tempfile.mkdtemp(prefix="torchdojo-
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def db_url(tmp_path: Path, request) -> str:
+    """A fresh SQLite file per test; with TORCHDOJO_TEST_DATABASE=postgresql a fresh database on
+    the private PostgreSQL server instead (tests/pg.py), to run existing tests on PostgreSQL."""
+    if os.environ.get("TORCHDOJO_TEST_DATABASE") == "postgresql":
+        return request.getfixturevalue("pg_url")
     return f"sqlite:///{tmp_path / 'user' / 'torchdojo.db'}"
 
 

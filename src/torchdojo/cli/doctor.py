@@ -12,12 +12,18 @@ console = Console(highlight=False)
 
 
 def doctor(dry_run: Annotated[bool, typer.Option("--dry-run", help="only report; change nothing")] = False) -> None:
-    """Check the database: SQLite integrity, schema revision, and every flashcard's FSRS state
-    against a replay of its review log. Cards that differ or hold an impossible state are
-    rebuilt from their log (unless --dry-run). Exit 0 when everything is (now) fine, 1 otherwise."""
+    """Check the database: SQLite integrity (skipped on PostgreSQL), schema revision, and every
+    flashcard's FSRS state against a replay of its review log. Cards that differ or hold an
+    impossible state are rebuilt from their log (unless --dry-run). Exit 0 when everything is
+    (now) fine, 1 otherwise, 2 when the database cannot be opened at all."""
     from torchdojo.core import Dojo
+    from torchdojo.store.db import DatabaseError
 
-    d = Dojo()
+    try:
+        d = Dojo()
+    except DatabaseError as e:
+        console.print(f"[red]FAIL[/]  database: {escape(str(e))}")
+        raise typer.Exit(2) from None
     findings, problems = d.doctor(repair=not dry_run)
     bad = False
     for f in findings:

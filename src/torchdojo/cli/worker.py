@@ -22,7 +22,11 @@ def worker(
         typer.echo("torchdojo worker needs TORCHDOJO_BROKER_URL (e.g. redis://127.0.0.1:6379/0): "
                    "workers are for the team server; the single-user app judges by itself.", err=True)
         raise typer.Exit(2)
-    from torchdojo.jobs.celery_app import QUEUE, make_app
+    try:
+        from torchdojo.jobs.celery_app import QUEUE, make_app
+    except ImportError as e:
+        typer.echo(f"Team mode needs its extra dependencies ({e.name} is missing): pip install 'torchdojo[team]'", err=True)
+        raise typer.Exit(2) from None
 
     n = concurrency or settings.worker_concurrency or os.cpu_count() or 1
     app = make_app(settings)

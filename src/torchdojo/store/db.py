@@ -13,14 +13,26 @@ Transactions (the store's concurrency contract, see ``docs/architecture.md``):
   before the first read, so two processes (or threads) updating the same row run one after
   the other and the second reads what the first wrote — no lost update, no mixed row (pysqlite
   on its own only begins a transaction at the first INSERT/UPDATE, after the reads). On
-  PostgreSQL the rows read for update are locked with ``SELECT … FOR UPDATE``
-  (``with_for_update=True``, a no-op on SQLite).
-- Migrations run under a lock (a file lock beside a SQLite file, an advisory lock on
-  PostgreSQL), so any number of processes may start at once on a fresh data directory.
+  PostgreSQL the same guarantee comes from a transaction-scoped advisory lock,
+  ``pg_advisory_xact_lock(PG_WRITE_LOCK)``, taken as the transaction's first statement (held
+  until COMMIT/ROLLBACK) in READ COMMITTED, where every later statement sees what the previous
+  writer committed: one writer at a time per database, exactly as ``BEGIN IMMEDIATE``. Row
+  locks alone (``SELECT … FOR UPDATE``) would not do: several read-modify-writes decide on rows
+  that do not exist yet (a card's first rating, today's new-card count, "the latest review" of
+  undo). The rows read for update are still locked with ``with_for_update=True`` (a no-op on
+  SQLite), so a session that bypasses :meth:`Sessions.begin` cannot lose an update either.
+  Reading sessions run in REPEATABLE READ on PostgreSQL: one snapshot per transaction, as
+  SQLite's deferred ``BEGIN`` gives in WAL mode.
+- Migrations run under a lock (a file lock beside a SQLite file, a session advisory lock,
+  ``pg_advisory_lock(PG_MIGRATION_LOCK)``, on PostgreSQL), so any number of processes may start
+  at once on a fresh data directory or database: one applies the migrations, the others wait
+  and then find the schema at head.
 
 Source: SQLAlchemy, "Serializable isolation / Savepoints / Transactional DDL" for pysqlite
 (https://docs.sqlalchemy.org/en/20/dialects/sqlite.html#pysqlite-serializable);
-SQLite, "Transaction" (https://sqlite.org/lang_transaction.html).
+SQLite, "Transaction" (https://sqlite.org/lang_transaction.html); PostgreSQL, "Advisory Locks"
+(https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS) and "Transaction
+Isolation" (https://www.postgresql.org/docs/current/transaction-iso.html).
 """
 
 from __future__ import annotations
@@ -34,15 +46,17 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from filelock import FileLock
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, Integer, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-#: How long a writer waits for another writer's lock before SQLite gives up (ms). Generous:
+#: How long a writer waits for another writer's lock before SQLite (or PostgreSQL: lock_timeout) gives up (ms). Generous:
 #: on a busy machine a migration or a grading commit can hold the lock for seconds.
 BUSY_TIMEOUT_MS = 60_000
 #: Key of the PostgreSQL advisory lock taken while migrating (any constant; "tdojo" in ASCII).
 PG_MIGRATION_LOCK = 0x74646F6A6F
+#: Key of the PostgreSQL advisory lock every write transaction takes (see the module docstring).
+PG_WRITE_LOCK = 0x74646F6A6F + 1
 
 
 class DatabaseError(RuntimeError):
@@ -65,6 +79,13 @@ def _sqlite_begin(conn) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def _pg_begin(conn) -> None:
+    # psycopg begins the transaction itself at the first statement; a write transaction's first
+    # statement is the write lock, so it serialises writers as BEGIN IMMEDIATE does on SQLite.
+    if conn.get_execution_options().get("torchdojo_write", False):
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})")
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file of a SQLite URL (None for other databases and for ``:memory:``)."""
     if not url.startswith("sqlite:///"):
@@ -73,7 +94,36 @@ def sqlite_path(url: str) -> Path | None:
     return None if path in ("", ":memory:") else Path(path)
 
 
+class _UncastInteger(Integer):
+    """PostgreSQL: an INTEGER whose bound values carry no ``::INTEGER`` cast (see make_engine)."""
+
+    render_bind_cast = False
+
+
+def postgres_url(url: str) -> str | None:
+    """``url`` with the psycopg 3 driver when it names PostgreSQL (``postgresql://``,
+    ``postgres://`` or ``postgresql+psycopg://``), else None."""
+    u = make_url(url)
+    if u.get_backend_name() not in ("postgresql", "postgres"):
+        return None
+    if u.drivername in ("postgresql", "postgres"):
+        u = u.set(drivername="postgresql+psycopg")
+    return u.render_as_string(hide_password=False)
+
+
+def safe_url(url: str) -> str:
+    """``url`` with any password masked (for messages and logs)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy can parse: shown as given, so the user sees what is wrong
+        return url
+
+
 def make_engine(url: str) -> Engine:
+    """A SQLAlchemy engine for ``url`` with torchdojo's transaction set-up (module docstring).
+
+    SQLite: the file's folder is created. PostgreSQL (``postgresql://`` is taken to mean psycopg
+    3): raises :class:`DatabaseError` when the driver is not installed."""
     if url.startswith("sqlite:"):
         path = sqlite_path(url)
         if path is not None:
@@ -82,21 +132,46 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
+    pg = postgres_url(url)
+    if pg is not None:
+        try:
+            import psycopg  # noqa: F401  (the team extra: only a PostgreSQL URL needs it)
+        except ImportError as e:
+            raise DatabaseError("a PostgreSQL database needs the psycopg driver: pip install 'torchdojo[team]'") from e
+        # Readers get one snapshot per transaction; Sessions.write_engine switches to READ COMMITTED.
+        # lock_timeout: a writer waits for the write (or migration) lock as long as SQLite's
+        # busy timeout, then fails with an error instead of hanging.
+        engine = create_engine(pg, pool_pre_ping=True, isolation_level="REPEATABLE READ",
+                               connect_args={"options": f"-c lock_timeout={BUSY_TIMEOUT_MS}"})
+        # Integers are sent as psycopg types them (int2/int4/int8/numeric by value), not cast to
+        # INTEGER in the SQL: an id from a URL beyond int4 (/scorecards/1000000000000) then finds
+        # nothing, as on SQLite, instead of failing with "integer out of range".
+        engine.dialect.colspecs = {**engine.dialect.colspecs, Integer: _UncastInteger}
+        event.listen(engine, "begin", _pg_begin)
+        return engine
     return create_engine(url, pool_pre_ping=True)
 
 
 class Sessions(sessionmaker):
     """A session factory whose ``begin()`` opens a *write* transaction (``BEGIN IMMEDIATE`` on
-    SQLite); calling it (``sessions()``) opens a session for reading."""
+    SQLite, the write advisory lock on PostgreSQL); calling it (``sessions()``) opens a session
+    for reading."""
 
     def __init__(self, engine: Engine, **kw) -> None:
         super().__init__(engine, **kw)
         self.engine = engine
-        self.write_engine = engine.execution_options(torchdojo_write=True)
+        opts = {"torchdojo_write": True}
+        if engine.dialect.name == "postgresql":
+            opts["isolation_level"] = "READ COMMITTED"
+        self.write_engine = engine.execution_options(**opts)
 
     @contextmanager
     def begin(self) -> Iterator[Session]:  # type: ignore[override]
+        """A write transaction: the write lock is taken on entry (so a time read inside the
+        block is later than every write committed before it), committed on exit, rolled back
+        on an exception."""
         with self(bind=self.write_engine) as s, s.begin():
+            s.connection()  # BEGIN IMMEDIATE / the advisory lock now, not at the first query
             yield s
 
 
@@ -155,9 +230,13 @@ def open_database(url: str) -> Sessions:
     try:
         engine = make_engine(url)
         migrate(engine, url)
+    except DatabaseError:
+        raise
     except Exception as e:  # report any driver/migration failure with the URL and a next step
-        raise DatabaseError(
-            f"cannot open or migrate the database at {url}: {e}. "
-            "Check the path is writable or set TORCHDOJO_DATABASE_URL to another location."
-        ) from e
+        if url.startswith("sqlite:"):
+            hint = "Check the path is writable or set TORCHDOJO_DATABASE_URL to another location."
+        else:
+            hint = ("Check the server is running and TORCHDOJO_DATABASE_URL (e.g. "
+                    "postgresql+psycopg://user:password@host:5432/torchdojo) names a database you may create tables in.")
+        raise DatabaseError(f"cannot open or migrate the database at {safe_url(url)}: {e}. {hint}") from e
     return Sessions(engine, expire_on_commit=False)

@@ -24,7 +24,7 @@ class Finding:
 
 
 def check_engine(engine: Engine) -> list[Finding]:
-    """SQLite integrity (skipped on other databases) and whether the schema is at the newest
+    """SQLite integrity (skipped on other databases, with a finding that says so) and whether the schema is at the newest
     migration. Never writes."""
     out: list[Finding] = []
     if engine.dialect.name == "sqlite":
@@ -32,6 +32,9 @@ def check_engine(engine: Engine) -> list[Finding]:
             rows = [r[0] for r in conn.exec_driver_sql("PRAGMA integrity_check").fetchall()]
         ok = rows == ["ok"]
         out.append(Finding("sqlite integrity", ok, "ok" if ok else "; ".join(rows[:20])))
+    else:
+        out.append(Finding("sqlite integrity", True, f"skipped: the database is {engine.dialect.name}, not SQLite "
+                           "(PostgreSQL checks its own pages; pg_amcheck verifies them)"))
     cur, head = current_revision(engine), head_revision()
     out.append(Finding("schema revision", cur == head,
                        f"at {cur} (newest)" if cur == head else f"at {cur}, newest is {head}: start torchdojo once to migrate"))
