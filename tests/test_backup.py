@@ -159,7 +159,7 @@ def test_a_backup_of_an_older_schema_restores_with_the_added_columns_filled(seed
         assert row.pop("status") == "done" and row.pop("attempts") == 0
         assert all(row.pop(k) is None for k in ("job_id", "worker", "error", "started_at", "finished_at"))
     current = json.dumps(doc)
-    with pytest.raises(BackupError, match=r"table mock_items, row 0, column 'speech': missing"):
+    with pytest.raises(BackupError, match=r"table (mock_items|submissions), row 0, column '(speech|status)': missing"):
         _dojo(tmp_path, "strict").data.restore(current)
     doc["schema_revision"] = "0006"
     target = _dojo(tmp_path, "target")

@@ -138,6 +138,11 @@ def _why(e: Exception) -> str:
     return text.split(": '", 1)[0] if ": '" in text else text
 
 
+#: faster-whisper decoding options: beam search, and each window decoded on its own (conditioning
+#: on the previous text lets one misheard window derail the next ones).
+DECODE_OPTIONS: dict = {"beam_size": 5, "condition_on_previous_text": False}
+
+
 class WhisperEngine:
     """faster-whisper with ``tiny.en``, int8 on the CPU, loaded on the first :meth:`transcribe`
     (or :meth:`load`). ``threads``: CPU threads (0: all cores). ``vocabulary`` biases recognition
@@ -152,6 +157,8 @@ class WhisperEngine:
         self._model = None
         #: seconds the last load took
         self.load_seconds: float | None = None
+        #: decoding options passed to ``WhisperModel.transcribe`` (see DECODE_OPTIONS)
+        self.options = dict(DECODE_OPTIONS)
 
     def load(self) -> None:
         """Load the model (about a second). Raises :class:`SpeechError` (``engine``)."""
@@ -182,7 +189,7 @@ class WhisperEngine:
         try:
             segments, info = self._model.transcribe(
                 samples, language="en", vad_filter=True, word_timestamps=True, initial_prompt=initial,
-                beam_size=5, condition_on_previous_text=False)
+                **self.options)
             words = [Word(text=w.word.strip(), start=round(float(w.start), 3), end=round(float(w.end), 3))
                      for seg in segments for w in (seg.words or []) if w.word.strip()]
         except Exception as e:
