@@ -24,8 +24,8 @@ request type ``JUDGE``), and — only with ``--practise-weight`` > 0 — a prose
 the answer grader's model in the web's grader process; heavy on 2 cores, so off by default).
 
 Measured and printed, and written as JSON under ``bench/team_runs/``:
-- requests/s, p50/p99 latency of *pages* (every HTTP request but the event streams) and of the
-  judge round trips, separately; failures (any non-2xx but the expected 202, any wrong verdict);
+- requests/s, p50/p99 latency of *pages* (every HTTP request but the event streams and the graded
+  answers), of the judge round trips and of the graded answers, separately; failures (any non-2xx but the expected 202, any wrong verdict);
 - judge jobs/s per phase from the database (``submissions.finished_at``, the first
   ``SETTLE`` s of a phase skipped), per worker, and the 1 → 2 workers ratio (median of rounds);
   a phase counts as *saturated* only when the queue never ran empty in it (otherwise jobs/s is
@@ -198,18 +198,21 @@ if __name__ != "__main__":  # imported by Locust as the locustfile: the simulate
         stats = environment.stats
         pages = StatsEntry(stats, "pages", "", use_response_times_cache=False)
         judge = StatsEntry(stats, "judge round trips", "", use_response_times_cache=False)
+        grading = StatsEntry(stats, "graded answers", "", use_response_times_cache=False)
         per: dict[str, dict] = {}
         for (name, method), e in stats.entries.items():
             per[f"{method} {name}"] = _summary(e)
             if method == "JUDGE":
                 judge.extend(e)
+            elif name == "/questions/[id]/answer":  # the grader's model runs in the request: not a page
+                grading.extend(e)
             elif name != "/submissions/[id]/events":
                 pages.extend(e)
-        pages.start_time = judge.start_time = stats.total.start_time
-        pages.last_request_timestamp = judge.last_request_timestamp = stats.total.last_request_timestamp
+        for agg in (pages, judge, grading):
+            agg.start_time, agg.last_request_timestamp = stats.total.start_time, stats.total.last_request_timestamp
         errors = [{"name": e.name, "method": e.method, "error": str(e.error), "count": e.occurrences}
                   for e in stats.errors.values()]
-        Path(out).write_text(json.dumps({"pages": _summary(pages), "judge": _summary(judge),
+        Path(out).write_text(json.dumps({"pages": _summary(pages), "judge": _summary(judge), "grading": _summary(grading),
                                          "total": _summary(stats.total), "per_request": per, "errors": errors,
                                          "gets_resent_on_stale_keepalive": RESENT["count"]},
                                         indent=1))
@@ -463,8 +466,10 @@ def _print(res: dict) -> None:
     a = res["args"]
     print(f"\n{a['users']} users, think 5-15 s, {res['cpus']} CPUs, load average mean {res['load1']['mean']} "
           f"(max {res['load1']['max']})")
-    for k in ("pages", "judge", "total"):
-        s = loc[k]
+    for k in ("pages", "judge", "grading", "total"):
+        s = loc.get(k)
+        if not s or not s["requests"]:
+            continue
         print(f"{k:8s} {s['requests']:7d} req  {s['rps']:7.2f} req/s  p50 {s['p50_ms']} ms  p99 {s['p99_ms']} ms  "
               f"max {s['max_ms']} ms  failures {s['failures']}")
     print("per request:")
