@@ -263,3 +263,25 @@ print("graded, no torch")
                          timeout=_team.PATIENCE + 120)
     assert out.returncode == 0 and "graded, no torch" in out.stdout, out.stderr[-3000:] + t.logs()
     assert llm.requests == len(answered)
+
+
+def test_queued_runs_and_submits_are_judged_before_a_queued_grading_job(team, llm):
+    from team import CHALLENGE, solution
+
+    from torchdojo.jobs.celery_backend import CeleryBackend
+
+    t = team()
+    mock_id, answered = finished_mock(t, answered=2)
+    jobs = CeleryBackend(JobContext(t.settings))
+    try:
+        assert jobs.submit("grade_mock", mock_id).status == "queued"  # first in, ...
+        sids = [t.queue.submit(CHALLENGE, solution(), "submit"), t.queue.submit(CHALLENGE, solution(), "run")]
+        grading_worker(t, llm)  # one worker, one job at a time: the order it takes them in is the queues'
+        rows = t.wait_final(sids)
+        wait_for("the mock to be graded", lambda: mock_status(t, mock_id) == "graded", on_fail=t.logs)
+        assert [(r.status, r.verdict) for r in rows] == [("done", "Accepted")] * 2
+        graded = [r.graded_at for r in items(t, mock_id) if r.graded_at is not None]
+        judged = max(r.finished_at for r in rows)
+        assert judged.replace(tzinfo=None) <= min(graded).replace(tzinfo=None), (rows, graded)  # ... graded last
+    finally:
+        jobs.close()

@@ -26,9 +26,10 @@ Design (see also ``docs/deploy.md``, "Jobs layer" and the Celery section):
   ``Settings.jobs_max_retries`` more times, then the record is ``failed`` with the error
   (:class:`~torchdojo.jobs.JobError`: at once). Attempts are counted in the record when a run
   starts, so a job that kills every worker that takes it also ends ``failed``.
-- **Priority**: kombu reads, for each priority step, the judge's queue before this one; grading
-  is :data:`JOB_PRIORITY` (Submit's step 6 for ``high``/``normal``, 9 for ``low``), so a Run (0)
-  is always taken first and a Submit before a grading job at the same step.
+- **Priority**: kombu asks Redis for each priority step in turn (0 first), over both queues
+  (the judge's first, as ``torchdojo worker -Q`` lists it). :data:`JOB_PRIORITY`: ``high`` is
+  Submit's step 6, ``normal`` and ``low`` step 9, so a Run (0) and a Submit (6) queued are taken
+  before a grading job; grading never delays judging by more than the job a process is on.
 
 Celery is imported here only (team mode); the web process imports no torch (the worker does).
 """
@@ -62,7 +63,7 @@ JOBS_QUEUE = "torchdojo.jobs"
 #: The generic task's name: ``torchdojo.run(name, ref)``.
 RUN_TASK = "torchdojo.run"
 #: Redis priority steps (0 first) of the jobs layer's priorities: never before a Run (0).
-JOB_PRIORITY = {"high": 6, "normal": 6, "low": 9}
+JOB_PRIORITY = {"high": 6, "normal": 9, "low": 9}
 #: Seconds a job's record stays in the result backend after its last change.
 RECORD_TTL = 7 * 86400
 _STATUS = {"QUEUED": "queued", "RUNNING": "running", "DONE": "done", "FAILED": "failed"}
