@@ -285,3 +285,29 @@ def test_queued_runs_and_submits_are_judged_before_a_queued_grading_job(team, ll
         assert judged.replace(tzinfo=None) <= min(graded).replace(tzinfo=None), (rows, graded)  # ... graded last
     finally:
         jobs.close()
+
+
+def test_a_job_delivered_twice_and_run_by_two_workers_at_once_grades_each_item_once(team, llm):
+    # As when Redis's visibility timeout gives a slow job to a second worker: both run it.
+    from torchdojo.jobs.celery_backend import JOB_PRIORITY, JOBS_QUEUE, RUN_TASK, CeleryBackend, job_id
+
+    llm.delay = 1.0
+    t = team()
+    mock_id, answered = finished_mock(t, answered=3)
+    jobs = CeleryBackend(JobContext(t.settings))
+    try:
+        grading_worker(t, llm)
+        grading_worker(t, llm)
+        jobs.submit("grade_mock", mock_id)
+        jobs.app.send_task(RUN_TASK, args=["grade_mock", mock_id], task_id=job_id("grade_mock", mock_id),
+                           queue=JOBS_QUEUE, priority=JOB_PRIORITY["normal"])
+        wait_for("both workers to run the job", lambda: all("grade_mock" in w.log.read_text() for w in t.workers)
+                 or mock_status(t, mock_id) == "graded", on_fail=t.logs)
+        wait_for("the mock to be graded", lambda: mock_status(t, mock_id) == "graded", on_fail=t.logs)
+        wait_for("both runs to end", lambda: worker_logs(t).count(f"grade_mock:{mock_id}] succeeded") >= 2,
+                 on_fail=t.logs)
+        assert llm.requests > len(answered)  # both really graded (wasted work, not double grades)
+        assert sorted(scorecards_per_item(t, mock_id).values()) == [1] * len(answered)
+        assert all(r.graded_at is not None for r in items(t, mock_id) if r.position in answered)
+    finally:
+        jobs.close()
