@@ -173,7 +173,7 @@ def test_a_finished_mock_is_graded_by_a_worker_and_the_web_report_shows_it(team,
         report = c.get(f"/mock/{mock_id}/report?later=1").text
         assert 'data-status="graded"' in report and "Grading your answers" not in report
         # Submitted again (a page polled twice, a duplicate delivery): nothing is graded again.
-        jobs.retry("grade_mock", mock_id)
+        assert jobs.retry("grade_mock", mock_id).status == "queued"  # shown as queued, over finished work
         wait_for("the repeated job to run", lambda: worker_logs(t).count(f"grade_mock:{mock_id}] succeeded") >= 2,
                  on_fail=t.logs)
         assert llm.requests == len(answered) and sorted(scorecards_per_item(t, mock_id).values()) == [1] * 3

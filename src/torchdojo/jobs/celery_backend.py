@@ -39,6 +39,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from typing import Any
 
 from celery import Celery, signals
@@ -84,7 +85,8 @@ def _read(app: Celery, name: str, ref: int) -> dict[str, Any] | None:
 
 def _write(app: Celery, name: str, ref: int, status: str, attempts: int, error: str | None = None,
            progress: tuple[int, int] | None = None) -> None:
-    rec = {"attempts": attempts, "error": error, "progress": list(progress) if progress else None}
+    rec = {"attempts": attempts, "error": error, "progress": list(progress) if progress else None,
+           "at": time.time()}
     app.backend.store_result(job_id(name, ref), rec, status.upper())
 
 
@@ -138,7 +140,9 @@ class CeleryBackend:
         except Exception as e:  # noqa: BLE001 - the result backend did not answer
             status = "done" if db == "done" else ("queued" if db == "pending" else "unknown")
             return JobState(name, ref, status=status, error=f"the job queue (Redis) did not answer: {e}")
-        if db == "done":
+        fresh = rec is not None and time.time() - float(rec.get("at") or 0) < self.ctx.settings.broker_visibility_timeout
+        if db == "done" and not (fresh and rec["status"] in ("queued", "running")):  # type: ignore[index]
+            # (a job queued or running again over finished work, e.g. grading failed items again, shows as such)
             return JobState(name, ref, status="done", attempts=rec["attempts"] if rec else 0)
         if rec is None or (rec["status"] == "done" and db == "pending"):
             return JobState(name, ref)  # never submitted, or a record older than the work: unknown
