@@ -13,7 +13,8 @@ Design (see also ``docs/deploy.md``, "Jobs layer"):
   items are skipped). ``pending(ctx)`` (optional) lists the refs whose work the database shows
   unfinished; :meth:`Backend.resume` re-submits them at start.
 - A **backend** runs tasks: :class:`torchdojo.jobs.local.LocalBackend` (threads in this process;
-  the single-user app and the CLI) or the Celery backend (team mode). Both follow
+  the single-user app and the CLI) or :class:`torchdojo.jobs.celery_backend.CeleryBackend` (team
+  mode: Celery workers; state from the database and a record in Redis). Both follow
   :class:`Backend`: ``submit`` / ``state`` / ``retry`` / ``resume`` / ``close``. A task that raises
   is retried up to ``Settings.jobs_max_retries`` more times, then its state is ``failed`` with
   the error kept for the face to show; :meth:`Backend.retry` starts it again from scratch.
@@ -23,7 +24,8 @@ Design (see also ``docs/deploy.md``, "Jobs layer"):
   (lazily), a ``progress(done, total)`` reporter and the ``stopping`` flag set at shut-down.
 
 This package imports practice, grading and store code (through the core) and never the CLI or
-the web; the Celery backend (``torchdojo.jobs.celery_app``) is imported only in team mode.
+the web; the Celery modules (``torchdojo.jobs.celery_app``, ``torchdojo.jobs.celery_backend``) are
+imported only in team mode.
 """
 
 from __future__ import annotations
