@@ -13,7 +13,8 @@ Design (see also ``docs/deploy.md``, "Jobs layer"):
   items are skipped). ``pending(ctx)`` (optional) lists the refs whose work the database shows
   unfinished; :meth:`Backend.resume` re-submits them at start.
 - A **backend** runs tasks: :class:`torchdojo.jobs.local.LocalBackend` (threads in this process;
-  the single-user app and the CLI) or the Celery backend (team mode). Both follow
+  the single-user app and the CLI) or :class:`torchdojo.jobs.celery_backend.CeleryBackend` (team
+  mode: Celery workers; state from the database and a record in Redis). Both follow
   :class:`Backend`: ``submit`` / ``state`` / ``retry`` / ``resume`` / ``close``. A task that raises
   is retried up to ``Settings.jobs_max_retries`` more times, then its state is ``failed`` with
   the error kept for the face to show; :meth:`Backend.retry` starts it again from scratch.
@@ -23,7 +24,8 @@ Design (see also ``docs/deploy.md``, "Jobs layer"):
   (lazily), a ``progress(done, total)`` reporter and the ``stopping`` flag set at shut-down.
 
 This package imports practice, grading and store code (through the core) and never the CLI or
-the web; the Celery backend (``torchdojo.jobs.celery_app``) is imported only in team mode.
+the web; the Celery modules (``torchdojo.jobs.celery_app``, ``torchdojo.jobs.celery_backend``) are
+imported only in team mode.
 """
 
 from __future__ import annotations
@@ -50,29 +52,35 @@ class JobStopped(Exception):
 
 @dataclass(frozen=True)
 class Task:
-    """A registered task: ``fn(ctx, ref)``; ``pending(ctx)`` lists refs with unfinished work."""
+    """A registered task: ``fn(ctx, ref)``; ``pending(ctx)`` lists refs with unfinished work;
+    ``state_of(ctx, ref)`` says what the database shows of the job's work: ``"done"`` (finished),
+    ``"pending"`` (unfinished) or None (nothing to tell: no such row, or not ready for the task).
+    Backends that keep no job state in memory (the Celery one) read it."""
 
     name: str
     fn: Callable[[JobContext, int], None]
     pending: Callable[[JobContext], Iterable[int]] | None = None
+    state_of: Callable[[JobContext, int], str | None] | None = None
 
 
 #: Every registered task by name (filled by :func:`task`, see :mod:`torchdojo.jobs.tasks`).
 REGISTRY: dict[str, Task] = {}
 
 
-def task(name: str, *, pending: Callable[[JobContext], Iterable[int]] | None = None):
+def task(name: str, *, pending: Callable[[JobContext], Iterable[int]] | None = None,
+         state_of: Callable[[JobContext, int], str | None] | None = None):
     """Decorator registering ``fn(ctx: JobContext, ref: int) -> None`` as task ``name``.
 
     ``pending(ctx) -> iterable of int`` (optional): the refs whose work the database shows
-    unfinished, re-submitted by :meth:`Backend.resume`. Raises :class:`JobError` when another
+    unfinished, re-submitted by :meth:`Backend.resume`. ``state_of(ctx, ref) -> "done" |
+    "pending" | None`` (optional): what the database shows of one job (see :class:`Task`). Raises :class:`JobError` when another
     function is already registered under ``name``."""
 
     def register(fn: Callable[[JobContext, int], None]) -> Callable[[JobContext, int], None]:
         old = REGISTRY.get(name)
         if old is not None and (old.fn.__module__, old.fn.__qualname__) != (fn.__module__, fn.__qualname__):
             raise JobError(f"task {name!r} is already registered ({old.fn.__module__}.{old.fn.__qualname__})")
-        REGISTRY[name] = Task(name, fn, pending)
+        REGISTRY[name] = Task(name, fn, pending, state_of)
         return fn
 
     return register

@@ -86,6 +86,10 @@ def make_app(settings: Settings) -> Celery:
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         task_ignore_result=True,  # verdicts live in the database
+        # The jobs layer's records (queued/running/failed, attempts, error, progress) of
+        # ``torchdojo.run`` jobs, written explicitly (jobs.celery_backend); no task results.
+        result_backend=settings.broker_url,
+        result_expires=7 * 86400,
         task_default_queue=QUEUE,
         task_queue_max_priority=9,
         task_default_priority=PRIORITY["submit"],
@@ -105,6 +109,9 @@ def make_app(settings: Settings) -> Celery:
         task_create_missing_queues=True,
     )
     _register(app, settings)
+    from torchdojo.jobs import celery_backend
+
+    celery_backend.register(app, settings)  # the jobs layer's generic task (queue torchdojo.jobs)
     return app
 
 

@@ -12,7 +12,19 @@ def mocks_waiting_for_grading(ctx: JobContext) -> list[int]:
     return [m.id for m in ctx.dojo.mocks.list() if m.status == "grading"]
 
 
-@task("grade_mock", pending=mocks_waiting_for_grading)
+def mock_grading_state(ctx: JobContext, ref: int) -> str | None:
+    """What the database shows of grading mock ``ref``: ``done`` (status ``graded``), ``pending``
+    (``grading``), None (no such mock, or one still running)."""
+    from torchdojo.practice.mock import MockError
+
+    try:
+        status = ctx.dojo.mocks.get(ref).status
+    except MockError:
+        return None
+    return {"graded": "done", "grading": "pending"}.get(status)
+
+
+@task("grade_mock", pending=mocks_waiting_for_grading, state_of=mock_grading_state)
 def grade_mock(ctx: JobContext, ref: int) -> None:
     """Grade mock ``ref``'s items that are not graded yet, then mark it ``graded``
     (:meth:`torchdojo.practice.mock.MockInterviews.grade`, one commit per item).
@@ -98,7 +110,16 @@ def optimizations_pending(ctx: JobContext) -> list[int]:
     return [stored["upto"]] if stored and stored.get("status") == "requested" else []
 
 
-@task("optimize_fsrs", pending=optimizations_pending)
+def optimization_state(ctx: JobContext, ref: int) -> str | None:
+    """What the database shows of the optimisation up to review ``ref``: ``done``, ``pending``
+    (requested), None (another log requested, or its fit failed: the job's own state tells)."""
+    stored = read_optimization(ctx.sessions)
+    if not stored or stored.get("upto") != ref:
+        return None
+    return {"done": "done", "requested": "pending"}.get(stored.get("status"))
+
+
+@task("optimize_fsrs", pending=optimizations_pending, state_of=optimization_state)
 def optimize_fsrs(ctx: JobContext, ref: int) -> None:
     """Fit FSRS parameters to the review log up to review ``ref`` (its id) and store the outcome
     under :data:`OPTIMIZATION_KEY` (nothing is applied: the learner chooses to use them).

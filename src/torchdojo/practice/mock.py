@@ -427,8 +427,9 @@ class MockInterviews:
             raise TimeUp("time is up: the interview has ended and what you answered will be graded")
         return row
 
-    def _item_row(self, s: Session, mock_id: int, position: int) -> MockItemRow:
-        it = s.scalar(select(MockItemRow).where(MockItemRow.mock_id == mock_id, MockItemRow.position == position))
+    def _item_row(self, s: Session, mock_id: int, position: int, lock: bool = False) -> MockItemRow:
+        q = select(MockItemRow).where(MockItemRow.mock_id == mock_id, MockItemRow.position == position)
+        it = s.scalar(q.with_for_update() if lock else q)
         if it is None:
             raise MockError(f"mock {mock_id} has no item {position + 1}")
         return it
@@ -601,7 +602,9 @@ class MockInterviews:
             failed = item.kind == "question" and item.answered and (fb_json is None or json.loads(fb_json).get("error"))
             judge_failed = item.kind == "challenge" and score is None
             with self.sessions.begin() as s:
-                r = self._item_row(s, mock_id, item.position)
+                r = self._item_row(s, mock_id, item.position, lock=True)
+                if r.graded_at is not None:  # graded meanwhile by another run (team mode: a job
+                    continue                 # delivered twice): keep the first grade, add nothing
                 r.verdict, r.feedback = verdict, fb_json
                 if failed or judge_failed:
                     r.score = None  # not a grade: retried next time

@@ -98,11 +98,18 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         _ = d.mocks, d.interviews  # built here, not concurrently by two threads
         app.state.grader = GraderProcess(d.settings, d.bank)
         app.state.grader.start()
-        # Background work (mock grading, …) through the jobs layer's in-process backend.
+        # Background work (mock grading, …) through the jobs layer: in-process threads, or in
+        # team mode the Celery workers (celery imported only then; the web never imports torch).
         from torchdojo.jobs import JobContext
-        from torchdojo.jobs.local import LocalBackend
 
-        app.state.jobs = LocalBackend(JobContext(d.settings, dojo=d, grader=app.state.grader))
+        if d.settings.broker_url:
+            from torchdojo.jobs.celery_backend import CeleryBackend
+
+            app.state.jobs = CeleryBackend(JobContext(d.settings, dojo=d))
+        else:
+            from torchdojo.jobs.local import LocalBackend
+
+            app.state.jobs = LocalBackend(JobContext(d.settings, dojo=d, grader=app.state.grader))
         app.state.jobs.resume()  # e.g. mocks left in "grading" by a stopped server
         if d.settings.judge_prestart and not d.settings.broker_url:  # team mode: workers judge
             # The judge's server (torch import, warm-up: seconds) and torch in this process, in the

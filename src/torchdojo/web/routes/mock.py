@@ -46,7 +46,8 @@ GRADE = "grade_mock"
 
 
 def _jobs(request: Request):
-    """The app's jobs backend (:class:`torchdojo.jobs.local.LocalBackend`), None outside the app's lifespan."""
+    """The app's jobs backend (:class:`torchdojo.jobs.local.LocalBackend`; in team mode
+    :class:`torchdojo.jobs.celery_backend.CeleryBackend`), None outside the app's lifespan."""
     return getattr(request.app.state, "jobs", None)
 
 
