@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 import wave
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -144,6 +145,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--no-grade", action="store_true", help="skip the grader's band agreement")
+    ap.add_argument("--report-only", action="store_true",
+                    help="transcribe nothing: report the answers whose six transcriptions are all in --records")
     ap.add_argument("--records", type=Path, default=ROOT / "bench" / "speech_runs" / "records.jsonl",
                     help="one JSON line per transcription; a run continues where the file stops")
     args = ap.parse_args()
@@ -154,14 +157,18 @@ def main() -> None:
     args.records.parent.mkdir(parents=True, exist_ok=True)
     records = [json.loads(line) for line in args.records.read_text().splitlines()] if args.records.exists() else []
     done = {(r["id"], r["tts"], r["cond"], r["prompt"]) for r in records}
+    conds = [("clean", True), ("clean", False), ("noisy", True)]
+    if args.report_only:
+        complete = {i for i in {r["id"] for r in records}
+                    if all((i, t, c, p) in done for t in ("espeak-ng", "flite") for c, p in conds)}
+        entries = [e for e in entries if e.id in complete]
     eng = WhisperEngine(vocab, threads=2, max_seconds=600)
     t0 = time.perf_counter()
     eng.load()
     load = time.perf_counter() - t0
-    conds = [("clean", True), ("clean", False), ("noisy", True)]
     tmp = Path(tempfile.mkdtemp(prefix="bench-speech-"))
     with args.records.open("a") as out:
-        for i, e in enumerate(entries):
+        for i, e in enumerate([] if args.report_only else entries):
             ref = spoken_script(e.meta.short_answer)
             terms = {t for t in IDENT_RE.findall(e.meta.short_answer) if len(t) > 2}
             for tts in ("espeak-ng", "flite"):
@@ -198,14 +205,14 @@ def main() -> None:
         from torchdojo.settings import Settings
 
         grader = make_grader(Settings(bank_dir=ROOT / "bank"))
-        spoken = {r["id"]: r["text"] for r in records if r["tts"] == "espeak-ng" and r["cond"] == "clean" and r["prompt"]}
-        same = 0
-        for e in entries:
-            a = grader.grade(e, e.meta.short_answer).band
-            b = grader.grade(e, spoken.get(e.id, "")).band
-            same += a == b
-        print(f"grader band agreement typed vs spoken (espeak-ng, clean, prompt): {same}/{len(entries)} "
-              f"= {same / len(entries):.0%}")
+        typed = {e.id: grader.grade(e, e.meta.short_answer).band for e in entries}
+        for tts in ("espeak-ng", "flite"):
+            spoken = {r["id"]: r["text"] for r in records if r["tts"] == tts and r["cond"] == "clean" and r["prompt"]}
+            bands = {e.id: grader.grade(e, spoken.get(e.id, "")).band for e in entries}
+            same = sum(typed[i] == bands[i] for i in typed)
+            print(f"grader band agreement typed vs spoken ({tts}, clean, prompt): {same}/{len(entries)} "
+                  f"= {same / max(len(entries), 1):.0%}; typed bands {dict(Counter(typed.values()))}, "
+                  f"spoken bands {dict(Counter(bands.values()))}")
 
 
 if __name__ == "__main__":

@@ -262,6 +262,22 @@ class JobContext:
         self._progress.report = report
 
 
+def resubmit_pending(backend: Backend, ctx: JobContext) -> None:
+    """Submit every ref the registered tasks' ``pending(ctx)`` list (the work the database shows
+    unfinished) to ``backend``; what :meth:`Backend.resume` does in both backends. A task whose
+    listing fails is logged and skipped."""
+    import logging
+
+    for t in list(REGISTRY.values()):
+        if t.pending is None:
+            continue
+        try:
+            for ref in t.pending(ctx):
+                backend.submit(t.name, ref)
+        except Exception:
+            logging.getLogger("torchdojo.jobs").exception("resuming the unfinished %s jobs failed", t.name)
+
+
 def run_task(ctx: JobContext, name: str, ref: int) -> None:
     """Run task ``name`` on ``ref`` in this thread, once (what a backend's worker calls).
     Raises what the task raises; :class:`JobError` for an unknown task or a bad ref."""

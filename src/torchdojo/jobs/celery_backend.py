@@ -46,13 +46,13 @@ from celery import Celery, signals
 
 from torchdojo.jobs import (
     PRIORITIES,
-    REGISTRY,
     JobContext,
     JobError,
     JobState,
     Priority,
     check_ref,
     get_task,
+    resubmit_pending,
     run_task,
 )
 from torchdojo.settings import Settings
@@ -179,14 +179,7 @@ class CeleryBackend:
         threading.Thread(target=self._resume, name="jobs-resume", daemon=True).start()
 
     def _resume(self) -> None:
-        for t in list(REGISTRY.values()):
-            if t.pending is None:
-                continue
-            try:
-                for ref in t.pending(self.ctx):
-                    self.submit(t.name, ref)
-            except Exception:
-                log.exception("resuming the unfinished %s jobs failed", t.name)
+        resubmit_pending(self, self.ctx)
 
     def close(self) -> None:
         """See :meth:`torchdojo.jobs.Backend.close`: stop submitting and close the connections.

@@ -25,7 +25,6 @@ from typing import Any
 
 from torchdojo.jobs import (
     PRIORITIES,
-    REGISTRY,
     JobContext,
     JobError,
     JobState,
@@ -33,6 +32,7 @@ from torchdojo.jobs import (
     Priority,
     check_ref,
     get_task,
+    resubmit_pending,
     run_task,
 )
 
@@ -125,14 +125,7 @@ class LocalBackend:
 
     # -- inside ------------------------------------------------------------------------------
     def _resume(self) -> None:
-        for t in list(REGISTRY.values()):
-            if t.pending is None:
-                continue
-            try:
-                for ref in t.pending(self.ctx):
-                    self.submit(t.name, ref)
-            except Exception:
-                log.exception("resuming the unfinished %s jobs failed", t.name)
+        resubmit_pending(self, self.ctx)
 
     def _work(self) -> None:
         while True:

@@ -13,7 +13,7 @@ import os
 import time
 from pathlib import Path
 
-from torchdojo.speech.transcript import SpeechError, Transcript, Word
+from torchdojo.speech.transcript import SpeechError, Transcript, Word, finish
 from torchdojo.speech.vocab import Vocabulary
 
 #: Whisper's input rate (samples per second).
@@ -194,10 +194,4 @@ class WhisperEngine:
                      for seg in segments for w in (seg.words or []) if w.word.strip()]
         except Exception as e:
             raise SpeechError("engine", f"transcribing {name} failed: {type(e).__name__}: {e}") from None
-        raw = " ".join(w.text for w in words).strip()
-        if not raw:
-            raise SpeechError("no-speech", f"no speech heard in {name} ({seconds:.1f} s): speak closer to the "
-                              "microphone, or check that it is the right input")
-        text = self.vocabulary.to_code(raw) if self.vocabulary is not None else raw
-        return Transcript(text=text, raw_text=raw, words=words, duration=round(seconds, 3), engine=self.name,
-                          language=getattr(info, "language", "en") or "en", seconds=round(time.perf_counter() - t0, 3))
+        return finish(words, name, seconds, self.vocabulary, self.name, getattr(info, "language", "en") or "en", t0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from torchdojo.speech.transcript import SpeechError, Transcript, Word
+from torchdojo.speech.transcript import SpeechError, Transcript, Word, finish
 from torchdojo.speech.vocab import Vocabulary
 
 ENGINE_NAME = "pocketsphinx:en-us"
@@ -80,13 +80,7 @@ class SphinxEngine:
                                           end=round(seg.start_time + (s.end_frame + 1) / FRAMES_PER_SECOND, 3)))
         except Exception as e:
             raise SpeechError("engine", f"transcribing {name} failed: {type(e).__name__}: {e}") from None
-        raw = " ".join(w.text for w in words).strip()
-        if not raw:
-            raise SpeechError("no-speech", f"no speech heard in {name} ({seconds:.1f} s): speak closer to the "
-                              "microphone, or check that it is the right input")
-        text = self.vocabulary.to_code(raw) if self.vocabulary is not None else raw
-        return Transcript(text=text, raw_text=raw, words=words, duration=round(seconds, 3), engine=self.name,
-                          language="en", seconds=round(time.perf_counter() - t0, 3))
+        return finish(words, name, seconds, self.vocabulary, self.name, "en", t0)
 
 
 class _Reader:

@@ -47,3 +47,20 @@ class Transcript(BaseModel):
     language: str = Field(default="en", max_length=10)
     #: seconds the recogniser took (model load excluded)
     seconds: float | None = None
+
+
+def finish(words: list[Word], name: str, seconds: float, vocabulary, engine: str, language: str,
+           started: float) -> Transcript:
+    """The transcript of ``words`` (what a recogniser heard in ``name``, ``seconds`` long): the
+    spoken forms mapped to code names by ``vocabulary`` (None: as heard); ``started`` is the
+    ``time.perf_counter()`` when recognition began. Raises :class:`SpeechError` (``no-speech``)
+    when nothing was heard — never an invented text."""
+    import time
+
+    raw = " ".join(w.text for w in words).strip()
+    if not raw:
+        raise SpeechError("no-speech", f"no speech heard in {name} ({seconds:.1f} s): speak closer to the "
+                          "microphone, or check that it is the right input")
+    text = vocabulary.to_code(raw) if vocabulary is not None else raw
+    return Transcript(text=text, raw_text=raw, words=words, duration=round(seconds, 3), engine=engine,
+                      language=language, seconds=round(time.perf_counter() - started, 3))
