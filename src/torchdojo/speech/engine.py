@@ -190,8 +190,12 @@ class WhisperEngine:
             segments, info = self._model.transcribe(
                 samples, language="en", vad_filter=True, word_timestamps=True, initial_prompt=initial,
                 **self.options)
-            words = [Word(text=w.word.strip(), start=round(float(w.start), 3), end=round(float(w.end), 3))
-                     for seg in segments for w in (seg.words or []) if w.word.strip()]
+            heard = [w for seg in segments for w in (seg.words or []) if w.word.strip()]
+            words = [Word(text=w.word.strip(), start=round(float(w.start), 3), end=round(float(w.end), 3)) for w in heard]
         except Exception as e:
             raise SpeechError("engine", f"transcribing {name} failed: {type(e).__name__}: {e}") from None
-        return finish(words, name, seconds, self.vocabulary, self.name, getattr(info, "language", "en") or "en", t0)
+        # the text as Whisper spells it: a word piece without a leading space ("-class", ".9") joins
+        # the word before it ("sub-class", "0.9"), not "sub -class"
+        raw = "".join(w.word for w in heard).strip()
+        return finish(words, name, seconds, self.vocabulary, self.name, getattr(info, "language", "en") or "en", t0,
+                      raw=raw)

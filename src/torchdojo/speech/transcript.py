@@ -50,14 +50,15 @@ class Transcript(BaseModel):
 
 
 def finish(words: list[Word], name: str, seconds: float, vocabulary, engine: str, language: str,
-           started: float) -> Transcript:
+           started: float, raw: str | None = None) -> Transcript:
     """The transcript of ``words`` (what a recogniser heard in ``name``, ``seconds`` long): the
     spoken forms mapped to code names by ``vocabulary`` (None: as heard); ``started`` is the
-    ``time.perf_counter()`` when recognition began. Raises :class:`SpeechError` (``no-speech``)
+    ``time.perf_counter()`` when recognition began; ``raw``: the text as the recogniser spelled it
+    (default: the words joined by spaces). Raises :class:`SpeechError` (``no-speech``)
     when nothing was heard — never an invented text."""
     import time
 
-    raw = " ".join(w.text for w in words).strip()
+    raw = (" ".join(w.text for w in words) if raw is None else raw).strip()
     if not raw:
         raise SpeechError("no-speech", f"no speech heard in {name} ({seconds:.1f} s): speak closer to the "
                           "microphone, or check that it is the right input")
