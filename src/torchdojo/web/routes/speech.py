@@ -106,6 +106,16 @@ def _transcribe_upload(request: Request, audio: UploadFile, entry_id: str | None
                 if size > MAX_UPLOAD_BYTES:
                     raise HTTPException(413, f"{name} is over {MAX_UPLOAD_BYTES >> 20} MB: record a shorter answer")
                 tmp.write(chunk)
+        # What is plainly not a recording is refused here, before the worker (and its model) starts.
+        if size == 0:
+            return JSONResponse({"error": f"{name} is empty (0 bytes): record or choose the answer again",
+                                 "kind": "empty"}, status_code=422)
+        import filetype
+
+        kind = filetype.guess(tmp.name)
+        if kind is None or not kind.mime.startswith(("audio/", "video/")):
+            return JSONResponse({"error": f"{name} is not audio that can be read: not a recording in a known format "
+                                 "(wav, webm, ogg, mp3, m4a, flac, …)", "kind": "not-audio"}, status_code=422)
         try:
             t = speech_process(request).transcribe(tmp.name, name=name, entry_id=entry_id, timeout=TRANSCRIBE_TIMEOUT)
         except SpeechError as e:
