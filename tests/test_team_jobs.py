@@ -169,7 +169,10 @@ def test_a_finished_mock_is_graded_by_a_worker_and_the_web_report_shows_it(team,
         assert sorted(scorecards_per_item(t, mock_id).values()) == [1] * len(answered)
         assert llm.requests == len(answered)
         st = jobs.state("grade_mock", mock_id)
-        assert (st.status, st.attempts, st.error) == ("done", 1, None)
+        # The app's resume at start and the report page may both send the job before either is
+        # recorded as queued (a known race, see docs/deploy.md): the second run finds every item
+        # graded and grades nothing (the request count and scorecards above), but counts an attempt.
+        assert st.status == "done" and st.error is None and st.attempts in (1, 2), st
         report = c.get(f"/mock/{mock_id}/report?later=1").text
         assert 'data-status="graded"' in report and "Grading your answers" not in report
         # Submitted again (a page polled twice, a duplicate delivery): nothing is graded again.
