@@ -39,6 +39,8 @@ class Dojo:
         self.bank: Bank = load_bank(self.settings.bank_dir)
         self._record = load_record(self.settings.bank_dir)
         self.sessions = open_database(self.settings.database_url)
+        #: The learner store this Dojo reads and writes (None: the database's own, single-user).
+        self.store: str | None = None
         self.flashcards = Flashcards(self.sessions, self.bank, self.settings.desired_retention,
                                      self.settings.new_per_day, self.settings.max_reviews_per_day)
         self.flashcards.refresh()  # the study settings saved in the database (torchdojo config, /settings)
@@ -51,6 +53,25 @@ class Dojo:
         #: Entries whose examples passed on their current text (for the home page, computed once).
         self.verified_count = sum(1 for v in self._verification.values() if v and v.current)
         self.level_counts = {lv: sum(1 for e in self.bank if e.meta.level == lv) for lv in ("junior", "mid", "senior")}
+
+    #: cached_property values bound to this Dojo's store (a learner view makes its own).
+    _STORE_BOUND = ("own_cards", "notes", "judge", "mocks", "scorecards", "interviews", "data")
+
+    def for_store(self, sessions, store: str | None = None) -> Dojo:
+        """A view of this Dojo over another store (team mode: one learner's store, see
+        :mod:`torchdojo.store.learners`): it shares the bank, the verification record, the search
+        index, the settings and the judge's execution backend, and reads and writes practice data
+        only through ``sessions``. Cheap (no bank load); the caller caches it per store."""
+        view = object.__new__(Dojo)
+        view.__dict__.update({k: v for k, v in self.__dict__.items() if k not in self._STORE_BOUND})
+        view.sessions = sessions
+        view.store = store
+        view.flashcards = Flashcards(sessions, self.bank, self.settings.desired_retention,
+                                     self.settings.new_per_day, self.settings.max_reviews_per_day)
+        view.flashcards.refresh()
+        view.damaged_cards = view.flashcards.damaged()
+        view.__dict__["judge"] = self.judge.for_sessions(sessions)
+        return view
 
     @cached_property
     def own_cards(self):

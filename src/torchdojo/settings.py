@@ -80,11 +80,22 @@ class Settings(BaseSettings):
     queue_max: int = Field(default=500, ge=1, le=1_000_000)
     #: Judge jobs one ``torchdojo worker`` runs at once (0: one per CPU core).
     worker_concurrency: int = Field(default=0, ge=0, le=256)
+    #: Accounts (sign-in, roles, one store per learner; see docs/deploy.md): None means on in team
+    #: mode (``broker_url`` set), off for the single-user app.
+    accounts: bool | None = None
+    #: The session cookie's ``Secure`` flag: None sets it when the request came over HTTPS (behind
+    #: a TLS-terminating proxy, run uvicorn with ``--proxy-headers``).
+    cookie_secure: bool | None = None
     host: str = "127.0.0.1"
     port: int = 8000
     #: More host names the web app answers to (comma-separated), besides the bound host,
     #: ``localhost``, ``127.0.0.1`` and ``::1``; any other Host header is refused (DNS rebinding).
     allowed_hosts: str = ""
+
+    @property
+    def accounts_enabled(self) -> bool:
+        """Whether the web app has accounts (see :attr:`accounts`)."""
+        return self.accounts if self.accounts is not None else bool(self.broker_url)
 
     def host_allow_list(self) -> list[str]:
         """Host names the web app answers to (see :mod:`torchdojo.web.security`)."""

@@ -212,6 +212,12 @@ class JobContext:
         self._progress = threading.local()
 
     @property
+    def store(self) -> str | None:
+        """The learner store the jobs of this context work on (team accounts), None for the
+        database's own (read from the face's core; a context without one has none)."""
+        return getattr(self._dojo, "store", None)
+
+    @property
     def dojo(self) -> Any:
         """The core (:class:`torchdojo.core.Dojo`): the face's, or built once from the settings."""
         with self._lock:

@@ -142,23 +142,42 @@ def _worker_state(settings: Settings) -> _WorkerState:
         return _state
 
 
+_stores = None
+
+
+def store_sessions(settings: Settings, store: str | None):
+    """The session factory a job of ``store`` writes to: the worker's database for None, else that
+    learner's store (:mod:`torchdojo.store.learners`, opened once per process)."""
+    global _stores
+    st = _worker_state(settings)
+    if store is None:
+        return st.sessions
+    with _state_lock:
+        if _stores is None:
+            from torchdojo.store.learners import LearnerStores
+
+            _stores = LearnerStores(settings.database_url)
+    return _stores.sessions(store)
+
+
 def _register(app: Celery, settings: Settings) -> None:
     @signals.worker_process_init.connect(weak=False)
     def _warm(**_kw) -> None:  # each pool process starts its judge before its first job
-        global _state
-        _state = None  # a process forked from one that had a judge starts its own
+        global _state, _stores
+        _state, _stores = None, None  # a process forked from one that had a judge starts its own
         _worker_state(settings)
 
     @app.task(name=TASK, bind=True, acks_late=True, reject_on_worker_lost=True,
               max_retries=settings.jobs_max_retries)
-    def judge(self, submission_id: int, digest: str | None = None) -> str:
-        """Judge submission ``submission_id`` (idempotent). Returns ``done``, ``failed``,
-        ``duplicate`` (it had its verdict already) or ``missing``."""
+    def judge(self, submission_id: int, digest: str | None = None, store: str | None = None) -> str:
+        """Judge submission ``submission_id`` of learner store ``store`` (None: the database's own;
+        idempotent). Returns ``done``, ``failed``, ``duplicate`` (it had its verdict already) or ``missing``."""
         from torchdojo.judge.service import UnknownChallengeError
 
         st = _worker_state(settings)
         try:
-            got = tj.claim(st.sessions, submission_id, st.name, max_attempts=settings.jobs_max_retries + 1)
+            sessions = store_sessions(settings, store)
+            got = tj.claim(sessions, submission_id, st.name, max_attempts=settings.jobs_max_retries + 1)
         except Exception as e:  # noqa: BLE001 - the database did not answer: bounded retries, the row stays pending
             raise self.retry(countdown=backoff(self.request.retries)) from e
         if isinstance(got, str):
@@ -171,17 +190,17 @@ def _register(app: Celery, settings: Settings) -> None:
                                       "it was submitted against (update the bank on every worker)")
             report = st.service.grade(got.challenge_id, got.code, got.mode)
         except UnknownChallengeError:
-            tj.fail(st.sessions, submission_id, f"unknown challenge '{got.challenge_id}' on worker {st.name}")
+            tj.fail(sessions, submission_id, f"unknown challenge '{got.challenge_id}' on worker {st.name}")
             return "failed"
         except Exception as e:  # noqa: BLE001 - the judge's failure: retried, then recorded
             reason = f"{type(e).__name__}: {e}"
             if self.request.retries >= self.max_retries:
-                tj.fail(st.sessions, submission_id, f"the judge could not judge this submission after "
+                tj.fail(sessions, submission_id, f"the judge could not judge this submission after "
                                                     f"{got.attempt} attempt(s): {reason}")
                 return "failed"
-            tj.release(st.sessions, submission_id, reason)
+            tj.release(sessions, submission_id, reason)
             raise self.retry(countdown=backoff(self.request.retries), priority=PRIORITY.get(got.mode, 6)) from e
-        return "done" if tj.finish(st.sessions, submission_id, report) else "duplicate"
+        return "done" if tj.finish(sessions, submission_id, report) else "duplicate"
 
     app.judge_task = judge  # type: ignore[attr-defined]
 
@@ -189,14 +208,22 @@ def _register(app: Celery, settings: Settings) -> None:
 class JudgeQueue:
     """What the web and the CLI call in team mode: store a submission and queue its id."""
 
-    def __init__(self, settings: Settings, sessions, challenges: dict) -> None:
-        """``sessions``: the database's session factory; ``challenges``: challenges by id (their
-        digests go with the jobs). Raises ``ValueError`` without ``broker_url``."""
+    def __init__(self, settings: Settings, sessions, challenges: dict, store: str | None = None,
+                 shared: JudgeQueue | None = None) -> None:
+        """``sessions``: the session factory submissions are stored in (``store``: the learner store
+        it is, named in each job; None: the database's own); ``challenges``: challenges by id (their
+        digests go with the jobs). ``shared``: another queue whose Celery app and Redis connection
+        this one uses (one per web process, not one per learner). Raises ``ValueError`` without
+        ``broker_url``."""
         import redis
 
-        self.settings, self.sessions, self.challenges = settings, sessions, challenges
-        self.app = make_app(settings)
-        self._redis = redis.Redis.from_url(settings.broker_url, socket_timeout=10, socket_connect_timeout=5)
+        self.settings, self.sessions, self.challenges, self.store = settings, sessions, challenges, store
+        self._owner = shared is None
+        if shared is not None:
+            self.app, self._redis = shared.app, shared._redis
+        else:
+            self.app = make_app(settings)
+            self._redis = redis.Redis.from_url(settings.broker_url, socket_timeout=10, socket_connect_timeout=5)
 
     def depth(self) -> int:
         """Jobs waiting in the queue (not counting those workers are judging). Raises
@@ -230,7 +257,8 @@ class JudgeQueue:
             raise QueueFull(depth, self.settings.queue_max, self.retry_after(depth))
         sid = tj.store_pending(self.sessions, challenge_id, code, mode)  # type: ignore[arg-type]
         try:
-            res = self.app.send_task(TASK, args=[sid], kwargs={"digest": digest}, queue=QUEUE,
+            kwargs = {"digest": digest} if self.store is None else {"digest": digest, "store": self.store}
+            res = self.app.send_task(TASK, args=[sid], kwargs=kwargs, queue=QUEUE,
                                      priority=PRIORITY[mode], retry=True,
                                      retry_policy={"max_retries": 3, "interval_start": 0.2,
                                                    "interval_step": 0.5, "interval_max": 1.0})
@@ -241,7 +269,9 @@ class JudgeQueue:
         return sid
 
     def close(self) -> None:
-        """Close the connections to Redis."""
+        """Close the connections to Redis (a queue sharing another's leaves them to it)."""
+        if not self._owner:
+            return
         self._redis.close()
         self.app.close()
 

@@ -70,13 +70,14 @@ RECORD_TTL = 7 * 86400
 _STATUS = {"QUEUED": "queued", "RUNNING": "running", "DONE": "done", "FAILED": "failed"}
 
 
-def job_id(name: str, ref: int) -> str:
-    """The Celery task id of job ``name`` on row ``ref`` (one per job: its record's key)."""
-    return f"{RUN_TASK}:{name}:{ref}"
+def job_id(name: str, ref: int, store: str | None = None) -> str:
+    """The Celery task id of job ``name`` on row ``ref`` of learner store ``store`` (None: the
+    database's own) — one per job: its record's key."""
+    return f"{RUN_TASK}:{name}:{ref}" + (f"@{store}" if store else "")
 
 
-def _read(app: Celery, name: str, ref: int) -> dict[str, Any] | None:
-    meta = app.backend.get_task_meta(job_id(name, ref))
+def _read(app: Celery, name: str, ref: int, store: str | None = None) -> dict[str, Any] | None:
+    meta = app.backend.get_task_meta(job_id(name, ref, store))
     status = _STATUS.get(meta.get("status"))
     if status is None or not isinstance(meta.get("result"), dict):
         return None
@@ -84,10 +85,10 @@ def _read(app: Celery, name: str, ref: int) -> dict[str, Any] | None:
 
 
 def _write(app: Celery, name: str, ref: int, status: str, attempts: int, error: str | None = None,
-           progress: tuple[int, int] | None = None) -> None:
+           progress: tuple[int, int] | None = None, store: str | None = None) -> None:
     rec = {"attempts": attempts, "error": error, "progress": list(progress) if progress else None,
            "at": time.time()}
-    app.backend.store_result(job_id(name, ref), rec, status.upper())
+    app.backend.store_result(job_id(name, ref, store), rec, status.upper())
 
 
 class CeleryBackend:
@@ -102,6 +103,9 @@ class CeleryBackend:
 
         self.ctx = ctx
         self.app = app if app is not None else make_app(ctx.settings)
+        self._owns_app = app is None
+        #: The learner store the jobs work on (team accounts; None: the database's own): it travels with each job.
+        self.store: str | None = ctx.store
         self._closed = False
 
     # -- the Backend interface -----------------------------------------------------------------
@@ -117,8 +121,10 @@ class CeleryBackend:
         if self._closed or st.busy or st.status == "failed":
             return st
         try:
-            _write(self.app, name, ref, "queued", 0)
-            self.app.send_task(RUN_TASK, args=[name, ref], task_id=job_id(name, ref), queue=JOBS_QUEUE,
+            _write(self.app, name, ref, "queued", 0, store=self.store)
+            kwargs = {"store": self.store} if self.store else {}
+            self.app.send_task(RUN_TASK, args=[name, ref], kwargs=kwargs, task_id=job_id(name, ref, self.store),
+                               queue=JOBS_QUEUE,
                                priority=JOB_PRIORITY[priority], retry=True,
                                retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.5,
                                              "interval_max": 1.0})
@@ -136,7 +142,7 @@ class CeleryBackend:
         check_ref(ref)
         db = t.state_of(self.ctx, ref) if t.state_of is not None else None
         try:
-            rec = _read(self.app, name, ref)
+            rec = _read(self.app, name, ref, self.store)
         except Exception as e:  # noqa: BLE001 - the result backend did not answer
             status = "done" if db == "done" else ("queued" if db == "pending" else "unknown")
             return JobState(name, ref, status=status, error=f"the job queue (Redis) did not answer: {e}")
@@ -168,7 +174,7 @@ class CeleryBackend:
         if st.busy:
             return st
         try:
-            self.app.backend.forget(job_id(name, ref))
+            self.app.backend.forget(job_id(name, ref, self.store))
         except Exception as e:  # noqa: BLE001
             return JobState(name, ref, status="unknown", error=f"the job queue (Redis) did not answer: {e}")
         return self.submit(name, ref, priority=priority)
@@ -185,18 +191,21 @@ class CeleryBackend:
         """See :meth:`torchdojo.jobs.Backend.close`: stop submitting and close the connections.
         Jobs run on the workers: nothing here is stopped or lost."""
         self._closed = True
-        self.app.close()
+        if self._owns_app:
+            self.app.close()
 
 
 # -- the worker side -------------------------------------------------------------------------------
 
 _ctx: JobContext | None = None
+_store_ctx: dict[str, JobContext] = {}
 _ctx_lock = threading.Lock()
 
 
-def _worker_context(settings: Settings) -> JobContext:
-    """This worker process's :class:`JobContext` (created on its first job): a core from the
-    settings, with the process's warm judge; the grader is created on first use."""
+def _worker_context(settings: Settings, store: str | None = None) -> JobContext:
+    """This worker process's :class:`JobContext` for ``store`` (None: the database's own; a
+    learner store otherwise), created on its first job: a core from the settings, with the
+    process's warm judge; the grader is created on first use, once per process."""
     global _ctx
     with _ctx_lock:
         if _ctx is None:
@@ -206,7 +215,16 @@ def _worker_context(settings: Settings) -> JobContext:
             dojo = Dojo(settings)
             dojo.__dict__["judge"] = _worker_state(settings).service  # the process's warm judge
             _ctx = JobContext(settings, dojo=dojo)
-        return _ctx
+        if store is None:
+            return _ctx
+        got = _store_ctx.get(store)
+        if got is None:
+            from torchdojo.jobs.celery_app import store_sessions
+
+            base = _ctx
+            view = base.dojo.for_store(store_sessions(settings, store), store)
+            got = _store_ctx[store] = JobContext(settings, dojo=view, grader_factory=lambda: base.raw_grader)
+        return got
 
 
 def register(app: Celery, settings: Settings) -> None:
@@ -217,39 +235,41 @@ def register(app: Celery, settings: Settings) -> None:
     def _fresh(**_kw) -> None:  # a forked pool process builds its own context
         global _ctx
         _ctx = None
+        _store_ctx.clear()
 
     @app.task(name=RUN_TASK, bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True,
               max_retries=settings.jobs_max_retries)
-    def run(self, name: str, ref: int) -> str:
-        """Run job ``name`` on ``ref`` once, keeping its record; returns ``done`` or ``failed``."""
-        rec = _read(app, name, ref) or {}
+    def run(self, name: str, ref: int, store: str | None = None) -> str:
+        """Run job ``name`` on ``ref`` of learner store ``store`` (None: the database's own) once,
+        keeping its record; returns ``done`` or ``failed``."""
+        rec = _read(app, name, ref, store) or {}
         attempts = int(rec.get("attempts") or 0) + 1
         if attempts > settings.jobs_max_retries + 1:  # every earlier run died without a word
             _write(app, name, ref, "failed", attempts - 1,
                    rec.get("error") or f"gave up after {attempts - 1} attempt(s): the worker running it "
-                                      "stopped each time without finishing")
+                                      "stopped each time without finishing", store=store)
             return "failed"
-        _write(app, name, ref, "running", attempts, rec.get("error"))
-        ctx = _worker_context(settings)
-        ctx.set_reporter(lambda done, total: _write(app, name, ref, "running", attempts, None, (done, total)))
+        _write(app, name, ref, "running", attempts, rec.get("error"), store=store)
+        ctx = _worker_context(settings, store)
+        ctx.set_reporter(lambda done, total: _write(app, name, ref, "running", attempts, None, (done, total), store))
         try:
             run_task(ctx, name, ref)
         except JobError as e:
-            _write(app, name, ref, "failed", attempts, f"{type(e).__name__}: {e}")
+            _write(app, name, ref, "failed", attempts, f"{type(e).__name__}: {e}", store=store)
             log.warning("job %s(%s) cannot succeed: %s", name, ref, e)
             return "failed"
         except Exception as e:  # noqa: BLE001 - the task's failure: retried, then recorded
             msg = f"{type(e).__name__}: {e}"
             if attempts > settings.jobs_max_retries:
-                _write(app, name, ref, "failed", attempts, msg)
+                _write(app, name, ref, "failed", attempts, msg, store=store)
                 log.exception("job %s(%s) failed (attempt %d, giving up)", name, ref, attempts)
                 return "failed"
-            _write(app, name, ref, "queued", attempts, msg)
+            _write(app, name, ref, "queued", attempts, msg, store=store)
             log.exception("job %s(%s) failed (attempt %d), retried", name, ref, attempts)
             raise self.retry(countdown=backoff(attempts - 1), priority=JOB_PRIORITY["normal"]) from e
         finally:
             ctx.set_reporter(None)
-        _write(app, name, ref, "done", attempts)
+        _write(app, name, ref, "done", attempts, store=store)
         log.info("job %s(%s) done (attempt %d, pid %d)", name, ref, attempts, os.getpid())
         return "done"
 

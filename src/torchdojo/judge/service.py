@@ -88,9 +88,21 @@ class JudgeService:
         self._warming: threading.Thread | None = None
         self.warm_up_error: str | None = None
 
+    def for_sessions(self, sessions: sessionmaker[Session]) -> JudgeService:
+        """This judge storing submissions and progress in ``sessions`` (a learner's store): the
+        challenges, graders, expected outputs and execution backend stay shared."""
+        view = object.__new__(JudgeService)
+        view.__dict__.update(self.__dict__)
+        view.sessions = sessions
+        view._parent = self
+        return view
+
     @property
     def backend(self) -> Backend:
         """The execution backend, started on first use. Raises SandboxUnavailable (fail closed)."""
+        parent = self.__dict__.get("_parent")
+        if parent is not None:  # a view over another store: the one backend of the judge it came from
+            return parent.backend
         with self._backend_lock:
             if self._backend is None:
                 if self.unsafe_local:

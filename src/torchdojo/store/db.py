@@ -82,8 +82,19 @@ def _sqlite_begin(conn) -> None:
 def _pg_begin(conn) -> None:
     # psycopg begins the transaction itself at the first statement; a write transaction's first
     # statement is the write lock, so it serialises writers as BEGIN IMMEDIATE does on SQLite.
-    if conn.get_execution_options().get("torchdojo_write", False):
-        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})")
+    opts = conn.get_execution_options()
+    schema = opts.get("torchdojo_schema")
+    if schema is not None:  # a learner store (torchdojo.store.learners): its schema alone, this transaction only
+        conn.exec_driver_sql(f'SET LOCAL search_path TO "{schema}"')
+    if opts.get("torchdojo_write", False):  # one writer at a time per store (learners never wait on each other)
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK if schema is None else _store_lock(schema)})")
+
+
+def _store_lock(schema: str) -> int:
+    """The advisory-lock key of a learner store's writers: a stable 62-bit number from its name."""
+    import hashlib
+
+    return int(hashlib.sha256(schema.encode()).hexdigest()[:15], 16) + 2**62 - 2**60
 
 
 def sqlite_path(url: str) -> Path | None:

@@ -116,6 +116,9 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
             # background: the first Run/Submit should not wait for them (issue 17).
             d.judge.warm_up()
         yield
+        if getattr(app.state, "learners", None) is not None:
+            app.state.learners.close()
+            app.state.learner_stores.close()
         app.state.jobs.close()
         # A worker still loading its model is killed at once (nothing to lose); one that is
         # grading gets a moment to answer (an unanswered item stays ungraded and is resumed).
@@ -131,6 +134,20 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
     # CI); no interactive docs pages.
     app = FastAPI(title="torchdojo", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.dojo = dojo or Dojo(settings)
+    if app.state.dojo.settings.accounts_enabled:
+        # Accounts (team mode): sign-in, CSRF tokens, one store per learner (torchdojo.web.accounts).
+        from torchdojo.store.learners import LearnerStores
+        from torchdojo.team.accounts import Accounts
+        from torchdojo.team.ratelimit import RateLimits
+        from torchdojo.web import accounts as accounts_web
+
+        st = app.state.dojo.settings
+        app.state.accounts = Accounts(app.state.dojo.sessions)
+        app.state.learner_stores = LearnerStores(st.database_url, engine=app.state.dojo.sessions.engine)
+        app.state.learners = accounts_web.Learners(app)
+        app.state.rate_limits = RateLimits(st.broker_url)
+        app.add_middleware(accounts_web.AccountsGuard, accounts=app.state.accounts, learners=app.state.learners)
+        app.include_router(accounts_web.router)
     app.add_middleware(LocalGuard, allowed_hosts=app.state.dojo.settings.host_allow_list())
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     css = markdown.pygments_css()

@@ -38,13 +38,21 @@ _queue_lock = threading.Lock()
 
 
 def _team_queue(request: Request):
-    """The app's :class:`~torchdojo.jobs.celery_app.JudgeQueue` (team mode; created on first use)."""
+    """The app's :class:`~torchdojo.jobs.celery_app.JudgeQueue` (team mode; created on first use);
+    with accounts, the signed-in learner's (storing in their store, over the app's connections)."""
+    learner = request.scope.get("state", {}).get("learner")
+    if learner is not None:
+        return learner.judge_queue(_app_queue(request))
+    return _app_queue(request)
+
+
+def _app_queue(request: Request):
     with _queue_lock:
         q = getattr(request.app.state, "judge_queue", None)
         if q is None:
             from torchdojo.jobs.celery_app import JudgeQueue
 
-            d = dojo(request)
+            d = request.app.state.dojo
             q = request.app.state.judge_queue = JudgeQueue(d.settings, d.sessions, d.judge.challenges)
         return q
 

@@ -11,7 +11,18 @@ from torchdojo.practice.flashcards import Filters
 
 
 def dojo(request: Request) -> Dojo:
-    return request.app.state.dojo
+    """The core serving this request: with accounts, the signed-in user's learner view (their
+    store only, see :mod:`torchdojo.store.learners`); otherwise the app's."""
+    learner = request.scope.get("state", {}).get("learner")
+    return learner.dojo if learner is not None else request.app.state.dojo
+
+
+def jobs(request: Request):
+    """The jobs backend for this request's store (:mod:`torchdojo.jobs`), None outside the app's lifespan."""
+    learner = request.scope.get("state", {}).get("learner")
+    if learner is not None:
+        return learner.jobs
+    return getattr(request.app.state, "jobs", None)
 
 
 def filters(level: str | None = None, topic: str | None = None, type: str | None = None) -> Filters:

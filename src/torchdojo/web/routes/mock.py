@@ -48,7 +48,9 @@ GRADE = "grade_mock"
 def _jobs(request: Request):
     """The app's jobs backend (:class:`torchdojo.jobs.local.LocalBackend`; in team mode
     :class:`torchdojo.jobs.celery_backend.CeleryBackend`), None outside the app's lifespan."""
-    return getattr(request.app.state, "jobs", None)
+    from torchdojo.web.routes.deps import jobs
+
+    return jobs(request)
 
 
 def _ensure_grading(request: Request, m: Mock) -> None:

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from torchdojo.practice import study_settings as st
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import dojo
+from torchdojo.web.routes.deps import jobs as deps_jobs
 
 router = APIRouter()
 
@@ -125,7 +126,7 @@ def optimize(request: Request):
     from torchdojo.jobs.tasks import request_optimization
     from torchdojo.practice.optimizer import NotEnoughReviewsError
 
-    jobs = getattr(request.app.state, "jobs", None)
+    jobs = deps_jobs(request)
     try:
         ref = request_optimization(dojo(request).sessions)
     except NotEnoughReviewsError as e:
@@ -144,7 +145,7 @@ def _optimization(request: Request, ref: int) -> dict:
     from torchdojo.jobs.tasks import read_optimization, stored_result
 
     stored = read_optimization(dojo(request).sessions) or {}
-    jobs = getattr(request.app.state, "jobs", None)
+    jobs = deps_jobs(request)
     job = jobs.state(OPTIMIZE, ref) if jobs is not None else None
     if stored.get("upto") == ref and stored.get("status") == "done":
         return {"result": stored_result(stored["result"])}

@@ -1,0 +1,106 @@
+"""Tables of a team server (accounts, sessions, cohorts' assignments, coach comments).
+
+They live in the server's own database (the ``public`` schema on PostgreSQL, the main file on
+SQLite), apart from the learners' practice data: each learner's cards, answers, mocks,
+scorecards and submissions live in a *learner store* of their own (a PostgreSQL schema or a
+SQLite file, see :mod:`torchdojo.store.learners`). These tables use their own metadata
+(:class:`TeamBase`), so a learner's backup (``torchdojo data backup``) never holds them.
+Created by migration 0009 on the server's database only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from torchdojo.store.models import UTCDateTime
+
+ROLES = ("learner", "coach", "admin")
+
+
+class TeamBase(DeclarativeBase):
+    pass
+
+
+class UserRow(TeamBase):
+    """An account. ``role``: learner | coach | admin. ``password_hash``: argon2id (PHC string).
+    ``cohort``: the group a coach follows (free text, e.g. "fall-2026"); ``store``: the name
+    of the learner store holding this user's practice data (``learner_<id>``)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(120), default="")
+    role: Mapped[str] = mapped_column(String(10))
+    cohort: Mapped[str] = mapped_column(String(60), default="", server_default="")
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    disabled: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class InvitationRow(TeamBase):
+    """An invitation to sign up: only the SHA-256 of its token is stored (the token is shown
+    once, in the invitation link). Used once; expires at ``expires_at``."""
+
+    __tablename__ = "invitations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    email: Mapped[str] = mapped_column(String(254))
+    role: Mapped[str] = mapped_column(String(10))
+    cohort: Mapped[str] = mapped_column(String(60), default="", server_default="")
+    invited_by: Mapped[int | None] = mapped_column(Integer, ForeignKey("users.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    user_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("users.id"), nullable=True)
+
+
+class LoginSessionRow(TeamBase):
+    """A server-side log-in session: the cookie holds a random token, the row its SHA-256 (a
+    stolen database yields no usable cookie). ``csrf_token``: the session's CSRF token (sent
+    back in a form field or the ``X-CSRF-Token`` header on every state-changing request)."""
+
+    __tablename__ = "login_sessions"
+    __table_args__ = (Index("ix_login_sessions_user", "user_id"),)
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AssignmentRow(TeamBase):
+    """Work a coach set a cohort: ``kind`` mock | questions | challenges; ``items`` a JSON list
+    (entry or challenge ids; for a mock, its level and topics as JSON object); due at ``due_at``."""
+
+    __tablename__ = "assignments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    cohort: Mapped[str] = mapped_column(String(60), index=True)
+    kind: Mapped[str] = mapped_column(String(12))
+    title: Mapped[str] = mapped_column(String(200))
+    items: Mapped[str] = mapped_column(Text)
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    created_by: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CoachCommentRow(TeamBase):
+    """A coach's comment on one of a learner's scorecards (the scorecard lives in the
+    learner's store: ``scorecard_id`` is its id there)."""
+
+    __tablename__ = "coach_comments"
+    __table_args__ = (Index("ix_coach_comments_target", "learner_id", "scorecard_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    learner_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
+    scorecard_id: Mapped[int] = mapped_column(Integer)
+    author_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
