@@ -300,6 +300,7 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
         sessions = open_database(settings.database_url)
         env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src"), "TORCHDOJO_BANK_DIR": str(bank),
                "TORCHDOJO_DATABASE_URL": settings.database_url, "TORCHDOJO_BROKER_URL": settings.broker_url,
+               "TORCHDOJO_ACCOUNTS": "0",
                "TORCHDOJO_CACHE_DIR": str(settings.cache_dir), "PYTHONUNBUFFERED": "1"}
         cli = [sys.executable, "-m", "torchdojo.cli.main"]
         names = ["bench1@local", "bench2@local"]

@@ -80,6 +80,7 @@ def main() -> None:
         refs = {c: (BANK / "challenges" / c / "reference.py").read_text() for c in CHALLENGES}
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TORCHDOJO_BANK_DIR": str(BANK),
                "TORCHDOJO_DATABASE_URL": settings.database_url, "TORCHDOJO_BROKER_URL": settings.broker_url,
+               "TORCHDOJO_ACCOUNTS": "0",
                "TORCHDOJO_CACHE_DIR": str(settings.cache_dir)}
 
         def start(i: int) -> subprocess.Popen:

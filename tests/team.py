@@ -145,6 +145,9 @@ class Team:
 
         self.folder, self.redis = folder, redis_server
         db = next(_dbs) % 16
+        # These tests drive the queue and the workers with the single-user pages: accounts off
+        # (tests/test_accounts.py, test_isolation.py and test_team_accounts.py cover team mode with accounts).
+        settings.setdefault("accounts", False)
         self.settings = Settings(bank_dir=BANK, database_url=f"sqlite:///{folder / 'team.db'}",
                                  broker_url=redis_server.url(db), **settings)
         self.sessions = open_database(self.settings.database_url)
@@ -156,7 +159,8 @@ class Team:
         s = self.settings
         return {"TORCHDOJO_DATABASE_URL": s.database_url, "TORCHDOJO_BROKER_URL": s.broker_url or "",
                 "TORCHDOJO_BROKER_VISIBILITY_TIMEOUT": str(s.broker_visibility_timeout),
-                "TORCHDOJO_JOBS_MAX_RETRIES": str(s.jobs_max_retries), "TORCHDOJO_QUEUE_MAX": str(s.queue_max)}
+                "TORCHDOJO_JOBS_MAX_RETRIES": str(s.jobs_max_retries), "TORCHDOJO_QUEUE_MAX": str(s.queue_max),
+                "TORCHDOJO_ACCOUNTS": "1" if s.accounts_enabled else "0"}
 
     def worker(self, path: str | None = None, ready: bool = True) -> Worker:
         w = Worker(self.folder, self.env(), path=path)

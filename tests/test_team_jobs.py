@@ -248,7 +248,7 @@ from starlette.testclient import TestClient
 from torchdojo.settings import Settings
 from torchdojo.web.app import create_app
 settings = Settings(bank_dir={str(t.settings.bank_dir)!r}, database_url={t.settings.database_url!r},
-                    broker_url={t.settings.broker_url!r})
+                    broker_url={t.settings.broker_url!r}, accounts=False)
 with TestClient(create_app(settings), base_url="http://127.0.0.1") as c:
     assert type(c.app.state.jobs).__name__ == "CeleryBackend"
     deadline = time.monotonic() + {_team.PATIENCE}
