@@ -55,6 +55,9 @@ app.add_typer(config.app, name="config")
 from torchdojo.cli.worker import worker  # noqa: E402
 
 app.command()(worker)
+from torchdojo.cli import admin  # noqa: E402
+
+app.add_typer(admin.app, name="admin")
 
 if __name__ == "__main__":
     app()
