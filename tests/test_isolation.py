@@ -83,30 +83,8 @@ def api_routes(routes):
             yield from api_routes(r.original_router.routes)
 
 
-def backup_of(d) -> dict:
-    doc = json.loads(d.data.backup_json())
-    doc.pop("exported_at", None)
-    return doc
-
-
-#: Id-addressed GET routes whose row B does not have: 404. (Entry and challenge ids are the
-#: bank's, shared by all: B sees their own state of them.)
-OWNED = ("mock_id", "interview_id", "scorecard_id", "sid", "submission_id", "card_id")
-
-
-def test_a_learner_never_reads_or_changes_another_learners_data(app):
-    acc = app.state.accounts
-    a = acc.create_user("a@example.org", PASSWORD, "learner", cohort="c")
-    acc.create_user("b@example.org", PASSWORD, "learner", cohort="c")
-    da = app.state.learners.get(a).dojo
-    ids = fill_store(da)
-    ids["token"] = acc.invite(None, "z@example.org")[1]
-    before = backup_of(da)
-    assert MARK in json.dumps(before)
-    owner, _ = sign_in(app, "a@example.org")
-    assert MARK in owner.get(f"/cards/own/{ids['card_id']}").text  # A sees A's own card: the marker is findable
-
-    b, csrf = sign_in(app, "b@example.org")
+def attack(app, b, csrf, ids, owned) -> int:
+    """Every route with A's ids, as client ``b``; returns the number of requests made."""
     tried = 0
     # GETs first (B has no rows yet: every id of A's is a 404), then every other method, then
     # the GETs again (B now has rows of their own, made by those requests: never A's)
@@ -129,10 +107,45 @@ def test_a_learner_never_reads_or_changes_another_learners_data(app):
                     r = b.request(method, path, data=form, follow_redirects=False)
                 tried += 1
                 assert r.status_code < 500, f"{method} {path}: {r.status_code} {r.text[:300]}"
-                assert MARK not in r.text, f"{method} {path} showed learner A's data to learner B"
-                if phase == "GET" and any(p in OWNED for p in params):
-                    assert r.status_code == 404, f"GET {path}: {r.status_code} (B has no such row)"
+                assert MARK not in r.text, f"{method} {path} showed learner A's data to another user"
+                if phase == "GET" and any(p in owned for p in params):
+                    assert r.status_code in (403, 404), f"GET {path}: {r.status_code} (no such row for this user)"
+                    if "learner_id" not in params:
+                        assert r.status_code == 404, f"GET {path}: {r.status_code}"
+    return tried
+
+
+def backup_of(d) -> dict:
+    doc = json.loads(d.data.backup_json())
+    doc.pop("exported_at", None)
+    return doc
+
+
+#: Id-addressed GET routes whose row B does not have: 404. (Entry and challenge ids are the
+#: bank's, shared by all: B sees their own state of them.)
+OWNED = ("mock_id", "interview_id", "scorecard_id", "sid", "submission_id", "card_id")
+
+
+def test_a_learner_never_reads_or_changes_another_learners_data(app):
+    acc = app.state.accounts
+    a = acc.create_user("a@example.org", PASSWORD, "learner", cohort="c")
+    acc.create_user("b@example.org", PASSWORD, "learner", cohort="c")
+    da = app.state.learners.get(a).dojo
+    ids = fill_store(da)
+    ids["token"] = acc.invite(None, "z@example.org")[1]
+    ids["learner_id"] = str(a.id)
+    before = backup_of(da)
+    assert MARK in json.dumps(before)
+    owner, _ = sign_in(app, "a@example.org")
+    assert MARK in owner.get(f"/cards/own/{ids['card_id']}").text  # A sees A's own card: the marker is findable
+
+    b, csrf = sign_in(app, "b@example.org")
+    tried = attack(app, b, csrf, ids, OWNED)
     assert tried > 60
+    # a coach of another cohort: A's learner page and scorecards are as absent as A's rows
+    acc.create_user("coach@example.org", PASSWORD, "coach", cohort="elsewhere")
+    coach, coach_csrf = sign_in(app, "coach@example.org")
+    attack(app, coach, coach_csrf, ids, (*OWNED, "learner_id"))
     # B's own exports hold nothing of A's
     for path in ("/data/backup.json", "/data/reviews.csv", "/stats", "/cards", "/mock", "/interview"):
         assert MARK not in b.get(path).text, path

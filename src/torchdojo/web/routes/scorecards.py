@@ -86,5 +86,11 @@ def agreement(request: Request):
 def scorecard(request: Request, sid: DbId):
     sc = _card_or_404(request, sid)
     entry = dojo(request).bank.get(sc.entry_id)
+    user = request.scope.get("state", {}).get("user")
+    comments = []
+    if user is not None:  # team mode: the coaches' comments on this scorecard
+        from torchdojo.web.routes.coach import cohort_view
+
+        comments = cohort_view(request).comments(user.id, sid)
     return templates.TemplateResponse(request, "scorecard.html", {"sc": sc, "entry": entry, "back": f"/scorecards/{sid}",
-                                                                  "BANDS": BANDS})
+                                                                  "BANDS": BANDS, "comments": comments})
