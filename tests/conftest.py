@@ -74,8 +74,11 @@ def free_port() -> int:
 class Server:
     """``torchdojo serve`` as a real child process on a free port of 127.0.0.1."""
 
-    def __init__(self, db_url: str, bank_dir: Path = BANK, env: dict[str, str] | None = None) -> None:
-        self.db_url, self.bank_dir, self.extra_env = db_url, bank_dir, env or {}
+    def __init__(self, db_url: str, bank_dir: Path = BANK, env: dict[str, str] | None = None,
+                 ready_path: str = "/") -> None:
+        """``ready_path``: the page that answers 200 once the server is up (``/healthz`` where
+        ``/`` redirects to the sign-in page: accounts)."""
+        self.db_url, self.bank_dir, self.extra_env, self.ready_path = db_url, bank_dir, env or {}, ready_path
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -92,7 +95,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited early: {self.proc.stdout.read()}")
             try:
-                if httpx.get(self.url + "/", timeout=1.0).status_code == 200:
+                if httpx.get(self.url + self.ready_path, timeout=1.0).status_code == 200:
                     return time.perf_counter() - t0
             except httpx.TransportError:
                 time.sleep(0.05)
