@@ -195,3 +195,31 @@ def test_accounts_core_rules(server_url):
     with acc.sessions() as s:
         h = s.scalar(select(UserRow.password_hash).where(UserRow.email == "root@example.org"))
     assert h.startswith("$argon2id$") and PASSWORD not in h
+
+
+def test_code_runs_are_rate_limited_per_user(app):
+    """Run, Submit and custom input count against the user's submission limit (30 a minute):
+    over it, a 429 with Retry-After and nothing is stored or run; another user is not affected."""
+    make_user(app, "fay@example.org")
+    make_user(app, "gus@example.org")
+    c, csrf = sign_in(app, "fay@example.org")
+    fay = app.state.accounts.users()[0]
+    for _ in range(30):  # the limit used up (counted by the real limiter the route uses)
+        app.state.rate_limits.hit("submit", str(fay.id))
+    ch = sorted(app.state.dojo.challenges)[0]
+    r = c.post(f"/challenges/{ch}/judge", data={"code": "x = 1", "mode": "run", "csrf_token": csrf},
+               headers={"HX-Request": "true"})
+    assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= 60
+    assert "Too many runs" in r.text
+    with app.state.learner_stores.sessions(fay.store)() as s:
+        from torchdojo.store.models import SubmissionRow
+
+        assert s.query(SubmissionRow).count() == 0
+    g, gcsrf = sign_in(app, "gus@example.org")
+    gus = app.state.accounts.users()[1]
+    app.state.rate_limits.hit("submit", str(gus.id))  # one of gus's thirty: not over
+    from torchdojo.team.ratelimit import RateLimited
+
+    with pytest.raises(RateLimited):
+        app.state.rate_limits.check("submit", str(fay.id))
+    app.state.rate_limits.check("submit", str(gus.id))

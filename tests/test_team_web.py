@@ -103,3 +103,39 @@ def test_the_cli_queues_for_the_workers_and_prints_their_verdict(team, tmp_path)
     assert "Queued as submission #1" in out.stdout and "Accepted" in out.stdout
     row = t.row(1)
     assert (row.status, row.verdict, row.worker is not None) == ("done", "Accepted", True)
+
+
+def test_team_mode_with_accounts_judges_into_the_learners_own_store(team):
+    """Accounts on (as in a real team deployment): the web stores the submission in the learner's
+    store and names the store in the job; a real worker judges it there; nothing lands in the
+    server's own tables; another learner cannot see it."""
+    from sqlalchemy import select
+
+    from torchdojo.store.models import SubmissionRow
+    from torchdojo.web.app import create_app
+
+    t = team(accounts=True)
+    app = create_app(t.settings)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        for email in ("ann@example.org", "ben@example.org"):
+            app.state.accounts.create_user(email, "correct horse battery", "learner")
+        assert c.post("/login", data={"email": "ann@example.org", "password": "correct horse battery"},
+                      follow_redirects=False).status_code == 303
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', c.get("/").text).group(1)
+        r = c.post(f"/challenges/{CHALLENGE}/judge", data={"code": solution(), "mode": "submit", "csrf_token": csrf},
+                   headers={"HX-Request": "true"})
+        assert r.status_code == 202, r.text
+        sid = int(re.search(r'data-events="/submissions/(\d+)/events"', r.text).group(1))
+        t.worker()
+        body = c.get(f"/submissions/{sid}/events").text
+        assert 'data-verdict="Accepted"' in body.split("event: verdict\n", 1)[1]
+        store = app.state.learner_stores.sessions("learner_1")
+        with store() as s:
+            row = s.get(SubmissionRow, sid)
+            assert row.status == "done" and row.verdict == "Accepted" and row.attempts == 1
+        assert t.rows() == []  # the server's own submissions table stays empty
+        ben = TestClient(app, base_url="http://127.0.0.1")
+        ben.post("/login", data={"email": "ben@example.org", "password": "correct horse battery"})
+        assert ben.get(f"/submissions/{sid}").status_code == 404
+        with app.state.learner_stores.sessions("learner_2")() as s:
+            assert list(s.scalars(select(SubmissionRow))) == []

@@ -23,7 +23,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
 from torchdojo.bank.taxonomy import LEVELS, TOPICS
 from torchdojo.practice.flashcards import FilterError, check_filter
 from torchdojo.web.app import templates
-from torchdojo.web.routes.deps import DbId, dojo, is_htmx
+from torchdojo.web.routes.deps import DbId, dojo, is_htmx, submission_limited
 
 router = APIRouter()
 MAX_CODE = 100_000
@@ -192,6 +192,8 @@ def judge(request: Request, challenge_id: str, code: str = Form(...), mode: str 
         raise HTTPException(422, "mode must be 'run' (public tests), 'submit' (all tests) or 'custom' (your input)")
     if len(code) > MAX_CODE:
         raise HTTPException(413, f"The code is {len(code)} characters; the limit is {MAX_CODE}.")
+    if (limited := submission_limited(request)) is not None:
+        return limited
     if mode == "custom":
         if not custom.strip():
             custom = json.dumps(d.judge.custom_input_spec(ch.id)[1])  # no input given: the first example's
@@ -285,6 +287,8 @@ def rejudge(request: Request, submission_id: DbId):
     old = d.judge.get_submission(submission_id)
     if old is None:
         raise HTTPException(404, f"There is no submission #{submission_id}.")
+    if (limited := submission_limited(request)) is not None:
+        return limited
     if d.settings.broker_url:
         return _enqueue(request, old.challenge_id, old.code, old.mode, redirect=True)
     try:

@@ -40,3 +40,22 @@ def is_htmx(request: Request) -> bool:
 DbId = Annotated[int, Path(ge=0, le=2**63 - 1, description="a row id (0 to 2**63 - 1)")]
 #: A 0-based item position in a mock interview.
 Position = Annotated[int, Path(ge=0, le=10_000, description="an item position (0-based)")]
+
+
+def submission_limited(request: Request):
+    """With accounts: count one code run against the user's submission limit
+    (:mod:`torchdojo.team.ratelimit`); returns the 429 answer (``Retry-After`` set) when it is
+    over, None otherwise (and always None without accounts)."""
+    user = request.scope.get("state", {}).get("user")
+    limits = getattr(request.app.state, "rate_limits", None)
+    if user is None or limits is None:
+        return None
+    from torchdojo.team.ratelimit import RateLimited
+    from torchdojo.web.app import templates
+
+    try:
+        limits.hit("submit", str(user.id))
+    except RateLimited as e:
+        return templates.TemplateResponse(request, "partials/report.html", {"error": f"Too many runs: {e}."},
+                                          status_code=429, headers={"Retry-After": str(e.retry_after)})
+    return None

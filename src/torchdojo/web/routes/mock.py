@@ -603,6 +603,10 @@ def run(request: Request, mock_id: DbId, pos: Position, answer: str = Form("")):
     item = m.items[idx]
     if item.kind != "challenge" or item.ref_id not in d.challenges:
         raise HTTPException(400, "Only coding items can run tests.")
+    from torchdojo.web.routes.deps import submission_limited
+
+    if (limited := submission_limited(request)) is not None:
+        return limited
     try:
         if m.status != "active":
             raise Locked("this interview has ended")
