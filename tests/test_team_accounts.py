@@ -1,0 +1,55 @@
+"""Team mode with accounts and real workers: a learner's mock is graded by a Celery worker in
+that learner's own store (the job names the store), and the report page shows it."""
+
+from __future__ import annotations
+
+import re
+
+import team as _team
+from starlette.testclient import TestClient
+from team import wait_for
+from test_team_jobs import ANSWER, grading_worker, llm  # noqa: F401  (llm: a fixture)
+
+from torchdojo.practice.mock import MockConfig
+
+team, redis_server = _team.team, _team.redis_server  # fixtures
+
+
+def test_a_learners_mock_is_graded_by_a_worker_in_the_learners_store(team, llm):  # noqa: F811
+    from sqlalchemy import select
+
+    from torchdojo.store.models import MockItemRow, MockRow
+    from torchdojo.web.app import create_app
+
+    t = team(accounts=True, grader="llm", llm_base_url=llm.base_url, llm_model="fake")
+    app = create_app(t.settings)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        ann = app.state.accounts.create_user("ann@example.org", "correct horse battery", "learner")
+        d = app.state.learners.get(ann).dojo
+        m = d.mocks.start(MockConfig(level="junior", use_judge=False, follow_ups=False, seed=3))
+        answered = [i.position for i in m.items if i.kind == "question"][:2]
+        for p in answered:
+            d.mocks.save_answer(m.id, p, ANSWER)
+        assert d.mocks.finish(m.id).status == "grading"
+        assert c.post("/login", data={"email": "ann@example.org", "password": "correct horse battery"},
+                      follow_redirects=False).status_code == 303
+        page = c.get(f"/mock/{m.id}/report?later=1")  # submits the learner's grading job
+        assert page.status_code == 200 and 'data-status="grading"' in page.text
+        assert llm.requests == 0
+        grading_worker(t, llm)
+
+        def graded():
+            with d.sessions() as s:
+                return s.get(MockRow, m.id).status == "graded"
+        wait_for("the worker to grade the learner's mock", graded, on_fail=t.logs)
+        with d.sessions() as s:
+            rows = {r.position: r for r in s.scalars(select(MockItemRow).where(MockItemRow.mock_id == m.id))}
+        assert all(rows[p].graded_at is not None and rows[p].score is not None for p in answered)
+        assert llm.requests == len(answered)
+        report = c.get(f"/mock/{m.id}/report?later=1").text
+        assert 'data-status="graded"' in report
+        # the server's own store has no mock at all: the job went to the learner's
+        with t.sessions() as s:
+            assert s.scalar(select(MockRow.id)) is None
+        assert re.search(r"grade_mock:%d@learner_1\] succeeded" % m.id, "\n".join(
+            w.log.read_text(errors="replace") for w in t.workers if w.log.exists()))
