@@ -30,7 +30,8 @@ from torchdojo.practice.mock import MockConfig
 from torchdojo.settings import Settings
 from torchdojo.store.db import current_revision, head_revision, make_engine, migrate
 from torchdojo.store.doctor import check_engine
-from torchdojo.store.models import Base, MockItemRow, ReviewLogRow
+from torchdojo.store.models import MockItemRow, ReviewLogRow
+from torchdojo.store.team_models import server_metadata
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 CH = BANK / "challenges" / "stable-softmax"
@@ -56,8 +57,8 @@ def test_migrations_from_empty_to_head_match_the_models_and_pass_doctor(url):
     migrate(engine, url)  # idempotent
     assert current_revision(engine) == head_revision()
     with engine.connect() as conn:
-        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
-    assert set(inspect(engine).get_table_names()) == {t.name for t in Base.metadata.sorted_tables} | {"alembic_version"}
+        assert compare_metadata(MigrationContext.configure(conn), server_metadata()) == []
+    assert set(inspect(engine).get_table_names()) == {t.name for t in server_metadata().sorted_tables} | {"alembic_version"}
     findings = {f.check: f for f in check_engine(engine)}
     assert all(f.ok for f in findings.values()), findings
     assert findings["schema revision"].detail == f"at {head_revision()} (newest)"

@@ -7,6 +7,7 @@ from alembic.migration import MigrationContext
 
 from torchdojo.store.db import make_engine, migrate
 from torchdojo.store.models import Base
+from torchdojo.store.team_models import server_metadata
 
 
 def test_migrations_match_models(tmp_path):
@@ -14,8 +15,20 @@ def test_migrations_match_models(tmp_path):
     migrate(engine)
     migrate(engine)  # idempotent
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        diff = compare_metadata(MigrationContext.configure(conn), server_metadata())
     assert diff == []
+
+
+def test_a_learner_stores_migrations_match_the_practice_models(tmp_path):
+    """A learner store (team mode) has the practice tables only: no accounts (migration 0009 skips them)."""
+    from torchdojo.store.learners import LearnerStores
+
+    stores = LearnerStores(f"sqlite:///{tmp_path / 'server.db'}")
+    sessions = stores.sessions("learner_7")
+    assert (tmp_path / "learners" / "7.db").exists()
+    with sessions.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    stores.close()
 
 
 def test_unwritable_database_location_is_a_clear_error(tmp_path):

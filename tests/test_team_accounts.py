@@ -51,5 +51,40 @@ def test_a_learners_mock_is_graded_by_a_worker_in_the_learners_store(team, llm):
         # the server's own store has no mock at all: the job went to the learner's
         with t.sessions() as s:
             assert s.scalar(select(MockRow.id)) is None
-        assert re.search(r"grade_mock:%d@learner_1\] succeeded" % m.id, "\n".join(
+        assert re.search(rf"grade_mock:{m.id}@learner_1\] succeeded", "\n".join(
             w.log.read_text(errors="replace") for w in t.workers if w.log.exists()))
+
+
+def test_a_practice_answer_is_stored_at_once_and_graded_by_a_worker(team, llm):  # noqa: F811
+    """Team mode: the web stores the answer (a scorecard waiting for the machine), queues only its
+    id and answers 202 at once; a worker grades it; the page gets the feedback by server-sent events."""
+    from torchdojo.web.app import create_app
+
+    t = team(accounts=True, grader="llm", llm_base_url=llm.base_url, llm_model="fake")
+    app = create_app(t.settings)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        ann = app.state.accounts.create_user("ann@example.org", "correct horse battery", "learner")
+        c.post("/login", data={"email": "ann@example.org", "password": "correct horse battery"})
+        csrf = re.search(r'name="csrf-token" content="([^"]+)"', c.get("/").text).group(1)
+        d = app.state.learners.get(ann).dojo
+        entry = next(e for e in d.bank if e.meta.type == "concept")
+        r = c.post(f"/questions/{entry.id}/answer", data={"answer": ANSWER, "csrf_token": csrf},
+                   headers={"HX-Request": "true"})
+        assert r.status_code == 202, r.text
+        sid = int(re.search(r'data-events="/scorecards/(\d+)/events"', r.text).group(1))
+        sc = d.scorecards.get(sid)
+        assert sc.machine_pending and sc.answer == ANSWER and all(ln.proposal is None for ln in sc.lines)
+        assert llm.requests == 0  # the web grades nothing
+        grading_worker(t, llm)
+        body = c.get(f"/scorecards/{sid}/events").text  # ends once the feedback is sent
+        verdict = body.split("event: verdict\n", 1)[1]
+        assert 'id="practice-score"' in verdict and "data-score=" in verdict
+        sc = d.scorecards.get(sid)
+        assert not sc.machine_pending and sc.machine_score is not None and sc.feedback
+        assert any(ln.proposal is not None for ln in sc.lines)
+        assert llm.requests == 1
+        # a second delivery of the job proposes nothing again
+        from torchdojo.grading.feedback import Feedback
+
+        assert d.scorecards.propose(sid, Feedback.model_validate_json(sc.feedback)) is False
+        assert c.get("/scorecards/999999/events").status_code == 404

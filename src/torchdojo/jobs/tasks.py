@@ -50,6 +50,46 @@ def grade_mock(ctx: JobContext, ref: int) -> None:
     mocks.grade(ref, ctx.grader, progress=ctx.progress)
 
 
+# -- practice answers graded by a worker (team mode) --------------------------------------------
+
+def answers_waiting_for_grading(ctx: JobContext) -> list[int]:
+    """Ids of the scorecards whose answer waits for the machine's proposals (``machine_pending``)."""
+    return ctx.dojo.scorecards.pending_machine()
+
+
+def answer_grading_state(ctx: JobContext, ref: int) -> str | None:
+    """``done`` (proposals in), ``pending`` (waiting), None (no such scorecard)."""
+    from torchdojo.practice.scorecards import ScorecardError
+
+    try:
+        return "pending" if ctx.dojo.scorecards.get(ref).machine_pending else "done"
+    except ScorecardError:
+        return None
+
+
+@task("grade_answer", pending=answers_waiting_for_grading, state_of=answer_grading_state)
+def grade_answer(ctx: JobContext, ref: int) -> None:
+    """Grade the answer of scorecard ``ref`` (a practice answer stored by the web in team mode)
+    and fill in the machine's proposals (:meth:`torchdojo.practice.scorecards.Scorecards.propose`).
+
+    Idempotent: a scorecard already proposed is left as it is. A grader failure is stored as the
+    feedback's error (the person marks the lines), as in the request path. Raises :class:`JobError`
+    for an unknown scorecard and :class:`~torchdojo.jobs.JobStopped` at shut-down (nothing stored)."""
+    from torchdojo.practice.scorecards import ScorecardError
+
+    cards = ctx.dojo.scorecards
+    try:
+        sc = cards.get(ref)
+        entry = cards.entry_of(sc.entry_id)
+    except ScorecardError as e:
+        raise JobError(f"scorecard #{ref}: {e}") from None
+    if not sc.machine_pending:
+        return
+    ctx.check_stopping()
+    fb = ctx.grader.grade(entry, sc.answer)
+    cards.propose(ref, fb)
+
+
 # -- FSRS optimisation ------------------------------------------------------------------------
 
 #: The ``user_settings`` row (not a setting: :mod:`torchdojo.practice.study_settings` skips keys it

@@ -134,6 +134,10 @@ class Scorecard:
     created_at: datetime
     finalized_at: datetime | None
     lines: list[Line] = field(default_factory=list)
+    #: A worker has yet to propose marks (team mode; :meth:`Scorecards.propose`).
+    machine_pending: bool = False
+    #: The grader's feedback as JSON when a worker graded the answer (None otherwise).
+    feedback: str | None = None
 
     @property
     def final(self) -> bool:
@@ -251,9 +255,12 @@ class Scorecards:
     def create(self, entry_id: str, answer: str, fb: Feedback | None, *, context: str = "practice",
                reviewer: str = "self", mock_item_id: int | None = None, interview_id: int | None = None,
                parent_id: int | None = None, prompt: str | None = None, only: Iterable[str] | None = None,
-               now: datetime | None = None, s: Session | None = None) -> int:
+               now: datetime | None = None, s: Session | None = None, pending: bool = False) -> int:
         """A new open scorecard with the machine's proposals from ``fb`` (None: no machine);
-        returns its id. Raises :class:`ScorecardError` for an unknown entry or reviewer."""
+        returns its id. ``pending``: a worker will propose the marks later (team mode; ``fb`` must
+        be None; see :meth:`propose`). Raises :class:`ScorecardError` for an unknown entry or reviewer."""
+        if pending and fb is not None:
+            raise ScorecardError("a scorecard waiting for a worker has no proposals yet")
         entry = self.bank.get(entry_id)
         if entry is None and entry_id.startswith("own:"):  # an own card (key points kp1…kpN)
             try:
@@ -273,7 +280,7 @@ class Scorecards:
                                grader=fb.grader if fb else None, grader_error=fb.error if fb else None,
                                machine_uncertain=bool(fb and (fb.uncertain or fb.error)),
                                machine_score=fb.score if fb and not fb.error else None, status="open", notes="",
-                               created_at=now)
+                               created_at=now, machine_pending=pending)
             s.add(row)
             s.flush()
             for pos, ln in enumerate(lines):
@@ -287,6 +294,51 @@ class Scorecards:
             return write(s)
         with self.sessions.begin() as s2:
             return write(s2)
+
+    def entry_of(self, entry_id: str) -> Entry:
+        """The entry a scorecard is about: a bank entry or an own card. Raises :class:`ScorecardError`."""
+        entry = self.bank.get(entry_id)
+        if entry is None and entry_id.startswith("own:"):
+            try:
+                entry = self.flashcards.card(entry_id)[0]
+            except KeyError:
+                entry = None
+        if entry is None:
+            raise ScorecardError(f"there is no entry '{entry_id}'")
+        return entry
+
+    def pending_machine(self) -> list[int]:
+        """Ids of the scorecards waiting for a worker's proposals (team mode), oldest first."""
+        with self.sessions() as s:
+            return list(s.scalars(select(ScorecardRow.id).where(ScorecardRow.machine_pending.is_(True))
+                                  .order_by(ScorecardRow.id)))
+
+    def propose(self, scorecard_id: int, fb: Feedback) -> bool:
+        """Fill in the machine's proposals from ``fb`` on a scorecard made with ``pending=True``
+        (the ``grade_answer`` job): each line's proposal, uncertainty and evidence, the machine's
+        score and the feedback JSON. Lines a person marked meanwhile keep their marks. Returns
+        False (changing nothing) when the scorecard is not pending: a job delivered twice
+        proposes once. Raises :class:`ScorecardError` for an unknown id."""
+        with self.sessions.begin() as s:
+            row = s.get(ScorecardRow, scorecard_id, with_for_update=True)
+            if row is None:
+                raise ScorecardError(f"there is no scorecard #{scorecard_id}")
+            if not row.machine_pending:
+                return False
+            entry = self.entry_of(row.entry_id)
+            fresh = {(ln["kind"], ln["ref"]): ln for ln in lines_for(entry, fb)}
+            for ln in s.scalars(select(ScorecardLineRow).where(ScorecardLineRow.scorecard_id == scorecard_id)):
+                got = fresh.get((ln.kind, ln.ref))
+                if got is None:
+                    continue
+                ev = got["evidence"]
+                ln.proposal, ln.proposal_uncertain = got["proposal"], got["proposal_uncertain"]
+                ln.evidence_start, ln.evidence_end, ln.evidence_text = ev if ev else (None, None, None)
+            row.grader, row.grader_error = fb.grader, fb.error
+            row.machine_uncertain = bool(fb.uncertain or fb.error)
+            row.machine_score = fb.score if not fb.error else None
+            row.feedback, row.machine_pending = fb.model_dump_json(), False
+            return True
 
     def estimate_in(self, s: Session, scorecard_id: int) -> tuple[int, int] | None:
         """The estimate of a scorecard created in the still-open transaction ``s`` (mock grading
@@ -514,4 +566,5 @@ def _card(row: ScorecardRow, lines: list[ScorecardLineRow]) -> Scorecard:
     return Scorecard(row.id, row.entry_id, row.context, row.reviewer, row.status, row.answer, row.prompt,
                      row.parent_id, row.mock_item_id, row.interview_id, row.grader, row.grader_error,
                      row.machine_uncertain, row.machine_score, row.recommendation, row.notes or "", row.score,
-                     row.band, row.created_at, row.finalized_at, [_line(ln) for ln in lines])
+                     row.band, row.created_at, row.finalized_at, [_line(ln) for ln in lines],
+                     bool(row.machine_pending), row.feedback)

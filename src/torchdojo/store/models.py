@@ -253,6 +253,11 @@ class ScorecardRow(Base):
     band: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finalized_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    #: Team mode: the answer waits for a worker to grade it (the ``grade_answer`` job); the
+    #: machine's proposals are filled in then (migration 0010).
+    machine_pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The grader's :class:`torchdojo.grading.feedback.Feedback` as JSON, when a worker graded it.
+    feedback: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class ScorecardLineRow(Base):

@@ -24,6 +24,19 @@ class TeamBase(DeclarativeBase):
     pass
 
 
+def server_metadata():
+    """The server database's whole schema: the practice tables (:class:`~torchdojo.store.models.Base`,
+    which a learner store holds alone) and these (migration 0009). Raises nothing."""
+    from sqlalchemy import MetaData
+
+    from torchdojo.store.models import Base
+
+    md = MetaData()
+    for t in (*Base.metadata.sorted_tables, *TeamBase.metadata.sorted_tables):
+        t.to_metadata(md)
+    return md
+
+
 class UserRow(TeamBase):
     """An account. ``role``: learner | coach | admin. ``password_hash``: argon2id (PHC string).
     ``cohort``: the group a coach follows (free text, e.g. "fall-2026"); ``store``: the name

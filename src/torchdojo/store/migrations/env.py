@@ -3,10 +3,10 @@
 from alembic import context
 from sqlalchemy import create_engine
 
-from torchdojo.store.models import Base
-
 config = context.config
-target_metadata = Base.metadata
+from torchdojo.store.team_models import server_metadata  # noqa: E402
+
+target_metadata = server_metadata()  # the server database: practice tables and accounts
 
 connection = config.attributes.get("connection")
 if connection is None:  # `alembic` command line: use sqlalchemy.url from the ini

@@ -20,7 +20,7 @@ from torchdojo.bank.loader import Entry
 from torchdojo.grading.feedback import BANDS, Feedback, failed
 from torchdojo.web.app import templates
 from torchdojo.web.highlight import highlight
-from torchdojo.web.routes.deps import dojo, is_htmx
+from torchdojo.web.routes.deps import DbId, dojo, is_htmx
 
 router = APIRouter()
 
@@ -137,6 +137,8 @@ def practise(request: Request, entry_id: str, answer: str = Form(""), parent: in
             return HTMLResponse(f'<p class="bad" role="alert" id="practice-error">{escape(msg)}</p>', status_code=422)
         ctx = _ctx(request, entry, answer=answer, practice_error=msg)
         return templates.TemplateResponse(request, "question.html", ctx, status_code=422)
+    if dojo(request).settings.broker_url and answer.strip():  # team mode: a worker grades it
+        return _queue_answer(request, entry, answer, parent, target, prompt, transcript)
     fb, was_loading = _grade(request, entry, answer)
     view = _practice_view(entry, answer, fb, was_loading)
     if transcript is not None:
@@ -159,3 +161,86 @@ def practise(request: Request, entry_id: str, answer: str = Form(""), parent: in
         return own_page(request, int(entry.id[4:]), practice=view, answer=answer)
     ctx = _ctx(request, entry, answer=answer, practice=view)
     return templates.TemplateResponse(request, "question.html", ctx)
+
+
+# -- team mode: the answer is stored, a worker grades it, the page gets the result by SSE --------
+
+#: Seconds an answer's event stream stays open, and between looks at its row.
+EVENTS_MAX_SECONDS, EVENTS_POLL_SECONDS = 600, 0.5
+
+
+def _queue_answer(request: Request, entry: Entry, answer: str, parent: int | None, target: str | None,
+                  prompt: str | None, transcript):
+    """Store the answer as a scorecard waiting for the machine, submit ``grade_answer`` and answer
+    at once (202) with a banner whose event stream brings the feedback."""
+    from torchdojo.web.routes.deps import jobs
+
+    d = dojo(request)
+    sid = d.scorecards.create(entry.id, answer, None, context="practice", parent_id=parent,
+                              prompt=prompt if parent is not None else None,
+                              only=[target] if parent is not None and target else None, pending=True)
+    backend = jobs(request)
+    state = backend.submit("grade_answer", sid, priority="high") if backend is not None else None
+    delivery = None
+    if transcript is not None:
+        from torchdojo.speech.delivery import delivery as make_delivery
+
+        delivery = make_delivery(transcript, answer, None, [k.text for k in entry.meta.key_points])
+    ctx = {"sid": sid, "delivery": delivery, "queue_error": state.error if state is not None else
+           "background jobs are not running in this app"}
+    if is_htmx(request):
+        return templates.TemplateResponse(request, "partials/answer_pending.html", ctx, status_code=202)
+    page = _ctx(request, entry, answer=answer, practice_pending=ctx)
+    return templates.TemplateResponse(request, "question.html", page, status_code=202)
+
+
+def _feedback_view(request: Request, sc) -> dict[str, Any]:
+    """The feedback fragment's context for a scorecard a worker graded (the request path's view)."""
+    from pydantic import ValidationError
+
+    entry = dojo(request).scorecards.entry_of(sc.entry_id)
+    try:
+        fb = Feedback.model_validate_json(sc.feedback) if sc.feedback else failed(entry, sc.grader or "none", "no feedback")
+    except ValidationError:
+        fb = failed(entry, sc.grader or "none", "the stored feedback is unreadable")
+    view = _practice_view(entry, sc.answer, fb, False)
+    view.update(sc=sc, back=f"/questions/{entry.id}#practice", is_follow_up=sc.parent_id is not None)
+    return view
+
+
+@router.get("/scorecards/{sid}/events")
+async def answer_events(request: Request, sid: DbId):
+    """Server-sent events for a practice answer a worker grades: ``status`` (pending), then
+    ``verdict`` (the feedback fragment's HTML) once the machine's proposals are in, and the stream
+    ends. 404 for no such scorecard."""
+    import asyncio
+    import time
+
+    from fastapi.concurrency import run_in_threadpool
+    from fastapi.responses import StreamingResponse
+
+    from torchdojo.practice.scorecards import ScorecardError
+    from torchdojo.web.routes.challenges import _sse
+
+    d = dojo(request)
+    try:
+        await run_in_threadpool(d.scorecards.get, sid)
+    except ScorecardError as e:
+        raise HTTPException(404, str(e)) from None
+    fragment = templates.get_template("partials/feedback.html")
+
+    async def stream():
+        start, sent = time.monotonic(), False
+        while time.monotonic() - start < EVENTS_MAX_SECONDS and not await request.is_disconnected():
+            sc = await run_in_threadpool(d.scorecards.get, sid)
+            if not sc.machine_pending:
+                view = await run_in_threadpool(_feedback_view, request, sc)
+                yield _sse("verdict", fragment.render({**view, "request": request, "BANDS": BANDS}))
+                return
+            if not sent:
+                sent = True
+                yield _sse("status", "pending")
+            await asyncio.sleep(EVENTS_POLL_SECONDS)
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
