@@ -148,6 +148,9 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         app.state.rate_limits = RateLimits(st.broker_url)
         app.add_middleware(accounts_web.AccountsGuard, accounts=app.state.accounts, learners=app.state.learners)
         app.include_router(accounts_web.router)
+        from torchdojo.web.routes import peer
+
+        app.include_router(peer.router)
     app.add_middleware(LocalGuard, allowed_hosts=app.state.dojo.settings.host_allow_list())
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     css = markdown.pygments_css()
