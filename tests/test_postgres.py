@@ -23,6 +23,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from conftest import BANK, TORCHDOJO, Server
 from sqlalchemy import inspect, select, text
+from test_store import all_tables
 
 from torchdojo.core import Dojo
 from torchdojo.practice.flashcards import CardChangedError
@@ -30,7 +31,7 @@ from torchdojo.practice.mock import MockConfig
 from torchdojo.settings import Settings
 from torchdojo.store.db import current_revision, head_revision, make_engine, migrate
 from torchdojo.store.doctor import check_engine
-from torchdojo.store.models import Base, MockItemRow, ReviewLogRow
+from torchdojo.store.models import MockItemRow, ReviewLogRow
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 CH = BANK / "challenges" / "stable-softmax"
@@ -56,8 +57,8 @@ def test_migrations_from_empty_to_head_match_the_models_and_pass_doctor(url):
     migrate(engine, url)  # idempotent
     assert current_revision(engine) == head_revision()
     with engine.connect() as conn:
-        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
-    assert set(inspect(engine).get_table_names()) == {t.name for t in Base.metadata.sorted_tables} | {"alembic_version"}
+        assert compare_metadata(MigrationContext.configure(conn), all_tables()) == []  # practice + team server
+    assert set(inspect(engine).get_table_names()) == set(all_tables().tables) | {"alembic_version"}
     findings = {f.check: f for f in check_engine(engine)}
     assert all(f.ok for f in findings.values()), findings
     assert findings["schema revision"].detail == f"at {head_revision()} (newest)"

@@ -7,6 +7,18 @@ from alembic.migration import MigrationContext
 
 from torchdojo.store.db import make_engine, migrate
 from torchdojo.store.models import Base
+from torchdojo.store.team_models import TeamBase
+
+
+def all_tables():
+    """The practice tables (:class:`Base`) and the team server's (:class:`TeamBase`) in one
+    MetaData: a server database (SQLite file or PostgreSQL ``public``) holds both."""
+    from sqlalchemy import MetaData
+
+    m = MetaData()
+    for t in (*Base.metadata.tables.values(), *TeamBase.metadata.tables.values()):
+        t.to_metadata(m)
+    return m
 
 
 def test_migrations_match_models(tmp_path):
@@ -14,7 +26,7 @@ def test_migrations_match_models(tmp_path):
     migrate(engine)
     migrate(engine)  # idempotent
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        diff = compare_metadata(MigrationContext.configure(conn), all_tables())
     assert diff == []
 
 
