@@ -264,3 +264,36 @@ def test_peer_mocks_are_server_wide_rows_never_in_a_learner_store(app, tmp_path)
     assert not [r for r in local.routes if getattr(r, "path", "").startswith("/peer")]
     with app.state.learners.get(b).dojo.sessions() as s:
         assert "peer_mocks" not in inspect(s.connection()).get_table_names()
+
+
+def test_two_swaps_at_once_swap_once(app):
+    """A and B press Swap at the same moment: one swap, one copy, one second interview."""
+    import threading
+
+    a, b, _c, _d = users(app)
+    pms = peer_mocks_of(app)
+    pm = pms.start(a, b.id, "junior", count=2)
+    da = app.state.learners.get(a).dojo
+    for q in da.interviews.get(pm.a_interview_id).questions:
+        da.interviews.mark(pm.a_interview_id, q.card.id, 0, "1")
+    da.interviews.finalize(pm.a_interview_id)
+    results, go = {}, threading.Barrier(4)
+
+    def press(who, i):
+        go.wait()
+        try:
+            results[(who.id, i)] = pms.swap(pm.id, who).stage
+        except Exception as e:  # noqa: BLE001 - recorded and checked below
+            results[(who.id, i)] = e
+
+    threads = [threading.Thread(target=press, args=(u, i)) for u in (a, b) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    ok = [r for r in results.values() if r == "b-asks"]
+    refused = [r for r in results.values() if not isinstance(r, str)]
+    assert len(results) == 4 and len(ok) == 1, results
+    assert all(getattr(e, "status", None) == 409 for e in refused), refused
+    assert len(copies_of(app, b, "peer")[0]) == 1  # A's half copied once
+    assert len(copies_of(app, b, "interviewer")[0]) == 1  # B's interview started once
