@@ -216,6 +216,8 @@ def test_a_partner_comes_from_ones_own_cohort_and_bad_input_is_a_clear_4xx(app):
            ({"partner": str(a.id)}, 400, "your cohort"),  # oneself
            ({"partner": "999999"}, 400, "your cohort"),  # nobody: the same answer
            ({"partner": "x"}, 400, "your cohort"),
+           ({"partner": "9" * 20}, 400, "your cohort"),  # past int64: no overflow in the driver
+           ({"partner": "-1"}, 400, "your cohort"),
            ({"partner": str(b.id), "level": "expert"}, 422, "unknown level"),
            ({"partner": str(b.id), "topics": ["no-such-topic"]}, 422, "unknown topic"),
            ({"partner": str(b.id), "count": "many"}, 422, "must be a number"),

@@ -178,7 +178,8 @@ class PeerMocks:
         default) and start A's interview of B in A's store. Raises :class:`PeerError`: 400 the
         partner is not another active member of ``a``'s cohort (the same message for an unknown
         id), 422 a bad level/topic/count or a bank too small for two kits."""
-        b = self.accounts.get(partner_id) if isinstance(partner_id, int) else None
+        ok_id = isinstance(partner_id, int) and not isinstance(partner_id, bool) and 0 <= partner_id < 2**63
+        b = self.accounts.get(partner_id) if ok_id else None
         if b is None or b.id == a.id or not a.cohort or b.cohort != a.cohort:
             raise PeerError("choose your partner from the other members of your cohort"
                             + ("" if a.cohort else ": you are in no cohort, ask your coach"), 400)
