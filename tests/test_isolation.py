@@ -123,7 +123,7 @@ def backup_of(d) -> dict:
 
 #: Id-addressed GET routes whose row B does not have: 404. (Entry and challenge ids are the
 #: bank's, shared by all: B sees their own state of them.)
-OWNED = ("mock_id", "interview_id", "scorecard_id", "sid", "submission_id", "card_id")
+OWNED = ("mock_id", "interview_id", "scorecard_id", "sid", "submission_id", "card_id", "peer_id")
 
 
 def test_a_learner_never_reads_or_changes_another_learners_data(app):
@@ -134,6 +134,13 @@ def test_a_learner_never_reads_or_changes_another_learners_data(app):
     ids = fill_store(da)
     ids["token"] = acc.invite(None, "z@example.org")[1]
     ids["learner_id"] = str(a.id)
+    # a peer mock of A's with a partner of the cohort who is not B (server-wide row: B gets 404)
+    from torchdojo.web.routes.peer import peer_mocks_of
+
+    p = acc.create_user("p@example.org", PASSWORD, "learner", name="Pat", cohort="c")
+    peer = peer_mocks_of(app).start(a, p.id, "junior", count=1)
+    da.interviews.set_overall(peer.a_interview_id, None, f"{MARK} peer notes")
+    ids["peer_id"] = str(peer.id)
     before = backup_of(da)
     assert MARK in json.dumps(before)
     owner, _ = sign_in(app, "a@example.org")
@@ -147,10 +154,13 @@ def test_a_learner_never_reads_or_changes_another_learners_data(app):
     coach, coach_csrf = sign_in(app, "coach@example.org")
     attack(app, coach, coach_csrf, ids, (*OWNED, "learner_id"))
     # B's own exports hold nothing of A's
-    for path in ("/data/backup.json", "/data/reviews.csv", "/stats", "/cards", "/mock", "/interview"):
+    for path in ("/data/backup.json", "/data/reviews.csv", "/stats", "/cards", "/mock", "/interview", "/peer"):
         assert MARK not in b.get(path).text, path
-    # and A's store is exactly as it was
+    # and A's store is exactly as it was, A's peer mock too
     assert backup_of(da) == before
+    from torchdojo.web.routes.peer import peer_mocks_of as _pm
+
+    assert _pm(app).get(int(ids["peer_id"]), a).stage == "a-asks"
 
 
 def test_learner_stores_are_separate_databases(app):

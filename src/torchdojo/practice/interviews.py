@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -40,6 +40,7 @@ from torchdojo.practice.mock import BLUEPRINTS, MockConfig, MockError, MockInter
 from torchdojo.practice.scorecards import (
     MAX_NOTE,
     RECOMMENDATIONS,
+    REVIEWERS,
     Scorecard,
     ScorecardError,
     Scorecards,
@@ -144,6 +145,17 @@ class _NoCards:
         return []
 
 
+class _Planner(MockInterviews):
+    """The mock planner, leaving out the entries of ``exclude``."""
+
+    def __init__(self, sessions, bank: Bank, exclude: set[str]) -> None:
+        super().__init__(sessions, bank, None)
+        self.exclude = exclude
+
+    def _entry_candidates(self, qtype: str, level: str | None, config: MockConfig):
+        return [c for c in super()._entry_candidates(qtype, level, config) if c[1] not in self.exclude]
+
+
 def follow_ups(bank: Bank, entry: Entry) -> list[str]:
     """The follow-up questions of ``entry`` as an interviewer asks them: the ``text``, or the
     title of the linked entry (``ref``), or both."""
@@ -169,9 +181,10 @@ class Interviews:
 
     # -- the kit -----------------------------------------------------------------------------
     def kit(self, level: str, topics: Sequence[str] | None = None, types: Sequence[str] | None = None,
-            count: int | None = None, seed: int | None = None) -> list[str]:
+            count: int | None = None, seed: int | None = None, exclude: Collection[str] = ()) -> list[str]:
         """Entry ids for an interview at ``level``: the level's blueprint mix (see the module
-        docstring), ``count`` questions (1–15; None: the blueprint's default duration's worth).
+        docstring), ``count`` questions (1–15; None: the blueprint's default duration's worth),
+        none of the entries in ``exclude`` (a peer mock's second kit leaves out the first's).
         Raises :class:`InterviewError` for an unknown level/topic/type, a count out of range,
         or a set-up the bank has nothing for."""
         if level not in LEVELS:
@@ -191,7 +204,7 @@ class Interviews:
         cfg = MockConfig(level=level, minutes=minutes, topics=tuple(topics) if topics else None,
                          types=tuple(types) if types else None, use_judge=False, seed=seed)
         try:
-            planned = MockInterviews(self.sessions, self.bank, None).plan(cfg)
+            planned = _Planner(self.sessions, self.bank, set(exclude)).plan(cfg)
         except MockError as e:
             raise InterviewError(str(e)) from None
         ids = [ref for kind, ref in planned if kind == "question"]
@@ -232,6 +245,57 @@ class Interviews:
             for entry_id in kit:
                 self.scorecards.create(entry_id, answer="", fb=None, context="interview", reviewer="interviewer",
                                        interview_id=row.id, now=now, s=s)
+            return row.id
+
+    def receive(self, source: Interview, key: str, candidate: str = "", interviewer: str = "",
+                reviewer: str = "peer") -> int:
+        """Keep, in this (the candidate's) store, a copy of ``source``: a *final* interview
+        someone else ran over this user in their own store (a peer mock's half,
+        :mod:`torchdojo.team.peer`). The copy is a final interview with the same kit,
+        recommendation and notes, and one final scorecard per question (context ``interview``,
+        reviewer ``reviewer``) with every line's mark, note and the question's notes, score and
+        band; marks a person set are recorded as set by ``reviewer``. No flashcards are made.
+
+        Idempotent by ``key`` (at most 100 characters): a second call with the same key returns
+        the first copy's id (checked and written in one write transaction of this store).
+        Returns the copy's interview id. Raises :class:`InterviewError` when ``source`` is not
+        final or ``key`` is empty or too long."""
+        if not source.final:
+            raise InterviewError(f"interview #{source.id} is not finished: only a final scorecard is passed on")
+        if not key or len(key) > 100:
+            raise InterviewError("a copy's key has 1 to 100 characters")
+        if reviewer not in REVIEWERS:
+            raise InterviewError(f"reviewer must be one of {', '.join(REVIEWERS)}")
+        doc = {"level": source.level, "topics": source.topics, "types": source.types,
+               "entries": source.entry_ids, "received": key}
+        marker = json.dumps({"received": key})[1:-1]  # '"received": "<key>"', as json.dumps writes it in doc
+        with self.sessions.begin() as s:
+            for row in s.scalars(select(InterviewRow).where(InterviewRow.kit.contains(marker))):
+                if json.loads(row.kit).get("received") == key:
+                    return row.id
+            row = InterviewRow(kit=json.dumps(doc), candidate=candidate.strip()[:MAX_NAME],
+                               interviewer=interviewer.strip()[:MAX_NAME], status="final",
+                               recommendation=source.recommendation, notes=source.notes,
+                               created_at=source.created_at, finalized_at=source.finalized_at)
+            s.add(row)
+            s.flush()
+            for card in source.scorecards:
+                sc = ScorecardRow(entry_id=card.entry_id, context="interview", reviewer=reviewer,
+                                  interview_id=row.id, answer="", grader=None, grader_error=None,
+                                  machine_uncertain=False, machine_score=None, status="final",
+                                  recommendation=source.recommendation, notes=card.notes, score=card.score,
+                                  band=card.band, created_at=card.created_at, finalized_at=card.finalized_at)
+                s.add(sc)
+                s.flush()
+                for ln in card.lines:
+                    by = reviewer if ln.marked_by not in (None, "machine") else ln.marked_by
+                    s.add(ScorecardLineRow(
+                        scorecard_id=sc.id, position=ln.position, kind=ln.kind, ref=ln.ref, label=ln.label,
+                        weight=ln.weight, proposal=ln.proposal, proposal_uncertain=ln.proposal_uncertain,
+                        evidence_start=ln.evidence[0] if ln.evidence else None,
+                        evidence_end=ln.evidence[1] if ln.evidence else None,
+                        evidence_text=ln.evidence[2] if ln.evidence else None,
+                        mark=ln.mark, marked_by=by, marked_at=ln.marked_at, note=ln.note))
             return row.id
 
     # -- reading -----------------------------------------------------------------------------

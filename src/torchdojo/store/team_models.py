@@ -1,11 +1,11 @@
-"""Tables of a team server (accounts, sessions, cohorts' assignments, coach comments).
+"""Tables of a team server (accounts, sessions, cohorts' assignments, coach comments, peer mocks).
 
 They live in the server's own database (the ``public`` schema on PostgreSQL, the main file on
 SQLite), apart from the learners' practice data: each learner's cards, answers, mocks,
 scorecards and submissions live in a *learner store* of their own (a PostgreSQL schema or a
 SQLite file, see :mod:`torchdojo.store.learners`). These tables use their own metadata
 (:class:`TeamBase`), so a learner's backup (``torchdojo data backup``) never holds them.
-Created by migration 0009 on the server's database only.
+Created by migrations 0009 and 0011 (peer mocks) on the server's database only.
 """
 
 from __future__ import annotations
@@ -117,3 +117,28 @@ class CoachCommentRow(TeamBase):
     author_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PeerMockRow(TeamBase):
+    """A peer mock interview (:mod:`torchdojo.team.peer`): learner ``a_id`` asks ``b_id`` the
+    entries ``kits["a_asks"]`` in interviewer mode, then they swap and ``b_id`` asks ``kits["b_asks"]``
+    (two disjoint kits). ``stage``: a-asks → b-asks → done. ``a_interview_id``: the interview A
+    runs, in A's store; ``b_interview_id``: the one B runs, in B's store (None until the swap).
+    ``a_copy_id`` / ``b_copy_id``: the copy of that half's final scorecards in the *candidate's*
+    store (B's / A's), None until copied. Server-wide rows: every read checks membership."""
+
+    __tablename__ = "peer_mocks"
+    __table_args__ = (Index("ix_peer_mocks_a", "a_id"), Index("ix_peer_mocks_b", "b_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    a_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
+    b_id: Mapped[int] = mapped_column(Integer, ForeignKey("users.id"))
+    level: Mapped[str] = mapped_column(String(10))
+    kits: Mapped[str] = mapped_column(Text)
+    stage: Mapped[str] = mapped_column(String(10))
+    a_interview_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    b_interview_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    a_copy_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    b_copy_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -6,6 +6,8 @@
   library; Redis storage in team mode so every web process counts together).
 - :mod:`torchdojo.team.cohort`: what a coach sees (progress per topic and level, mock scores,
   retention, who has not practised), assignments and comments.
+- :mod:`torchdojo.team.peer`: peer mock interviews (two learners of a cohort interview each
+  other in interviewer mode, swap, and each keeps both scorecards).
 
 Each learner's practice data is in a learner store of its own (:mod:`torchdojo.store.learners`):
 isolation between learners holds by construction, not by a ``WHERE`` in every query.

@@ -151,6 +151,9 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         from torchdojo.web.routes import coach
 
         app.include_router(coach.router)
+        from torchdojo.web.routes import peer
+
+        app.include_router(peer.router)
     app.add_middleware(LocalGuard, allowed_hosts=app.state.dojo.settings.host_allow_list())
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     css = markdown.pygments_css()
