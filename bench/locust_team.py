@@ -15,6 +15,11 @@ After the ramp the run alternates phases of ``--phase`` seconds: 1 worker consum
 consuming (``add_consumer``), ``--rounds`` times, so load from elsewhere on the shared machine
 falls on both.
 
+With accounts (the default; ``--no-accounts`` for the single-user pages), every simulated learner
+signs in at start as an account of its own (``learner<n>@bench.local``, made before the run with a
+learner store each) and sends its session's CSRF token with every POST; its submissions are
+stored in its own store, and the judge figures are read from all of them.
+
 A simulated learner (:class:`Learner`) thinks 5–15 s between actions and does, by weight:
 browse (home, ``/questions``, a question page, a search), review (``/review``, reveal, rate the
 card: a POST with the same-origin headers ``web/security.py`` checks), run and submit code for a
@@ -75,19 +80,41 @@ if __name__ != "__main__":  # imported by Locust as the locustfile: the simulate
     VERDICT = re.compile(r'data-verdict="([^"]+)"')
     #: Longest a learner waits for a verdict (s) before counting it as lost.
     VERDICT_PATIENCE = 900
+    #: Team mode with accounts (the default): learner<n>@bench.local, one per simulated learner.
+    import itertools
+
+    ACCOUNTS = os.environ.get("TORCHDOJO_ACCOUNTS", "1") == "1"
+    ACCOUNT_IDS = itertools.count(1)
+    PASSWORD = "bench learner password"
+    CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 
     class Learner(HttpUser):
         """A learner on exam day: browse, review cards, run and submit code, think 5–15 s between."""
 
         wait_time = between(5, 15)
 
+        csrf: str | None = None
+
         def on_start(self) -> None:
             retry = StaleConnectionRetry(total=1, connect=1, read=1, status=0, other=0, redirect=0,
                                          allowed_methods=frozenset({"GET"}), raise_on_status=False)
             self.client.mount("http://", HTTPAdapter(max_retries=retry))
+            if ACCOUNTS:  # each simulated learner signs in as an account of its own (created by main())
+                n = next(ACCOUNT_IDS)
+                with self.client.post("/login", data={"email": f"learner{n}@bench.local", "password": PASSWORD},
+                                      headers={"Origin": self.host.rstrip("/"), "Sec-Fetch-Site": "same-origin"},
+                                      name="/login", allow_redirects=False, catch_response=True) as r:
+                    if r.status_code != 303:
+                        r.failure(f"log-in: HTTP {r.status_code}")
+                    else:
+                        r.success()
+                m = CSRF.search(self.client.get("/", name="/").text)
+                self.csrf = m.group(1) if m else None
 
         def _post(self, url: str, data: dict, name: str, ok: tuple[int, ...] = (200,)):
             headers = {"Origin": self.host.rstrip("/"), "Sec-Fetch-Site": "same-origin", "HX-Request": "true"}
+            if self.csrf:
+                headers["X-CSRF-Token"] = self.csrf
             with self.client.post(url, data=data, headers=headers, name=name, catch_response=True) as r:
                 if r.status_code not in ok:
                     r.failure(f"HTTP {r.status_code}: {r.text[:200]}")
@@ -244,6 +271,8 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
     ap.add_argument("--rounds", type=int, default=2, help="rounds of (1 worker, 2 workers)")
     ap.add_argument("--code-weight", type=int, default=2, help="weight of run+submit among 15 others")
     ap.add_argument("--practise-weight", type=int, default=0, help="weight of a graded prose answer (loads the model)")
+    ap.add_argument("--no-accounts", action="store_true",
+                    help="the single-user pages with workers (no log-in); default: accounts, one per learner")
     args = ap.parse_args()
     if not shutil.which("redis-server"):
         raise SystemExit("needs redis-server (scripts/setup.sh installs it)")
@@ -298,9 +327,20 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
         settings = Settings(bank_dir=bank, database_url=f"sqlite:///{tmp / 'team.db'}",
                             broker_url=f"redis://127.0.0.1:{rport}/0", cache_dir=tmp / "cache")
         sessions = open_database(settings.database_url)
+        # Accounts: one per simulated learner; their submissions live in their own stores.
+        stores = [sessions]
+        if not args.no_accounts:
+            from torchdojo.store.learners import LearnerStores
+            from torchdojo.team.accounts import Accounts
+
+            acc, ls = Accounts(sessions), LearnerStores(settings.database_url)
+            for i in range(1, args.users + 1):
+                u = acc.create_user(f"learner{i}@bench.local", "bench learner password", "learner", cohort="bench")
+                stores.append(ls.sessions(u.store))
+            print(f"{args.users} accounts and learner stores made", flush=True)
         env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "src"), "TORCHDOJO_BANK_DIR": str(bank),
                "TORCHDOJO_DATABASE_URL": settings.database_url, "TORCHDOJO_BROKER_URL": settings.broker_url,
-               "TORCHDOJO_ACCOUNTS": "0",
+               "TORCHDOJO_ACCOUNTS": "0" if args.no_accounts else "1",
                "TORCHDOJO_CACHE_DIR": str(settings.cache_dir), "PYTHONUNBUFFERED": "1"}
         cli = [sys.executable, "-m", "torchdojo.cli.main"]
         names = ["bench1@local", "bench2@local"]
@@ -308,10 +348,14 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
         web = spawn(cli + ["serve", "--port", str(wport)], "web.log", env)
         base = f"http://127.0.0.1:{wport}"
 
+        probe = httpx.Client(base_url=base, timeout=5)  # signed in as learner 1 (accounts) to read the grader's status
+
         def web_ready() -> bool:
             assert web.poll() is None, (tmp / "web.log").read_text()
             try:
-                return httpx.get(base + "/mock/grader-status", timeout=5).json()["status"] in ("ready", "failed")
+                if not args.no_accounts and "torchdojo_session" not in probe.cookies:
+                    probe.post("/login", data={"email": "learner1@bench.local", "password": "bench learner password"})
+                return probe.get("/mock/grader-status").json()["status"] in ("ready", "failed")
             except (httpx.TransportError, ValueError, KeyError):
                 return False
 
@@ -387,9 +431,12 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
         sampler.join()
 
         def drained() -> bool:
-            with sessions() as s:
-                return s.scalar(select(SubmissionRow.id).where(
-                    SubmissionRow.status.in_(("pending", "judging"))).limit(1)) is None
+            for st in stores:
+                with st() as s:
+                    if s.scalar(select(SubmissionRow.id).where(
+                            SubmissionRow.status.in_(("pending", "judging"))).limit(1)) is not None:
+                        return False
+            return True
 
         t_drain = time.time()
         try:  # every submission the web acknowledged (202) must get its verdict
@@ -399,11 +446,13 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
         drain_s = round(time.time() - t_drain, 1)
 
         # Judge throughput per phase, from the verdicts' finish times in the database.
-        with sessions() as s:
-            done = s.execute(select(SubmissionRow.finished_at, SubmissionRow.worker, SubmissionRow.status,
-                                    SubmissionRow.verdict).where(SubmissionRow.id.not_in(warm))).all()
-            pending = len(s.scalars(select(SubmissionRow.id).where(
-                SubmissionRow.status.in_(("pending", "judging")))).all())
+        done, pending = [], 0
+        for k, st in enumerate(stores):  # the server's store (warm-up jobs) and each learner's
+            with st() as s:
+                q = select(SubmissionRow.finished_at, SubmissionRow.worker, SubmissionRow.status, SubmissionRow.verdict)
+                done += s.execute(q.where(SubmissionRow.id.not_in(warm)) if k == 0 else q).all()
+                pending += len(s.scalars(select(SubmissionRow.id).where(
+                    SubmissionRow.status.in_(("pending", "judging")))).all())
         for ph in phases:
             a, b = ph["from"] + SETTLE, ph["to"]
             got = [(w, st, v) for f, w, st, v in done
@@ -426,7 +475,7 @@ def main() -> None:  # noqa: C901 - one script, read top to bottom
         wrong = sum(1 for _, _, st, v in done if st == "failed" or (st == "done" and v != "Accepted"))
         result = {
             "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "cpus": os.cpu_count(),
-            "args": vars(args), "settle_s": SETTLE, "locust": loc_stats,
+            "args": vars(args), "accounts": not args.no_accounts, "settle_s": SETTLE, "locust": loc_stats,
             "judge": {"phases": phases, "median_jobs_per_s_1_worker": round(one, 3),
                       "median_jobs_per_s_2_workers": round(two, 3),
                       "jobs_per_s_per_worker": {"1": round(one, 3), "2": round(two / 2, 3)},
