@@ -75,6 +75,14 @@ def test_a_practice_answer_is_stored_at_once_and_graded_by_a_worker(team, llm): 
         sc = d.scorecards.get(sid)
         assert sc.machine_pending and sc.answer == ANSWER and all(ln.proposal is None for ln in sc.lines)
         assert llm.requests == 0  # the web grades nothing
+        # accepting the machine's proposals before they exist is refused, not a silent no-op
+        assert c.post(f"/scorecards/{sid}/accept", data={"csrf_token": csrf}).status_code == 409
+        # an answer to an own card takes the same path (no HTMX: the card's page, 202, with the banner)
+        own = d.own_cards.create("What does torch.no_grad() do?", "Turns off graph recording.",
+                                 ["no graph is recorded inside it", "saves memory at inference"])
+        r = c.post(f"/cards/own/{own.id}/answer", data={"answer": ANSWER, "csrf_token": csrf})
+        assert r.status_code == 202 and 'data-events="/scorecards/' in r.text
+        own_sid = int(re.search(r'data-events="/scorecards/(\d+)/events"', r.text).group(1))
         grading_worker(t, llm)
         body = c.get(f"/scorecards/{sid}/events").text  # ends once the feedback is sent
         verdict = body.split("event: verdict\n", 1)[1]
@@ -82,7 +90,9 @@ def test_a_practice_answer_is_stored_at_once_and_graded_by_a_worker(team, llm): 
         sc = d.scorecards.get(sid)
         assert not sc.machine_pending and sc.machine_score is not None and sc.feedback
         assert any(ln.proposal is not None for ln in sc.lines)
-        assert llm.requests == 1
+        own_body = c.get(f"/scorecards/{own_sid}/events").text
+        assert "event: verdict" in own_body and not d.scorecards.get(own_sid).machine_pending
+        assert llm.requests == 2
         # a second delivery of the job proposes nothing again
         from torchdojo.grading.feedback import Feedback
 

@@ -426,10 +426,13 @@ class Scorecards:
 
     def accept_all(self, scorecard_id: int, by: str = "self", now: datetime | None = None) -> list[int]:
         """Confirm the machine's proposal on every line not marked yet (Enter); lines with no
-        proposal stay unmarked. Returns the positions still unmarked."""
+        proposal stay unmarked. Returns the positions still unmarked. Raises :class:`ScorecardError`
+        for an unknown or final scorecard, or one still waiting for a worker's proposals."""
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
-            self._open(s, scorecard_id)
+            if self._open(s, scorecard_id).machine_pending:
+                raise ScorecardError(f"scorecard #{scorecard_id} waits for the machine's proposals (a grading worker): "
+                                     "accept them once they are in, or mark the lines yourself")
             left = []
             for ln in s.scalars(select(ScorecardLineRow).where(ScorecardLineRow.scorecard_id == scorecard_id)):
                 if ln.mark is None and ln.proposal is not None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hmac
 import threading
+from datetime import UTC, datetime, timedelta
 from http.cookies import SimpleCookie
 from typing import Annotated
 from urllib.parse import parse_qs, quote
@@ -40,6 +41,10 @@ from torchdojo.web.security import SAFE_METHODS, _refuse
 COOKIE = "torchdojo_session"
 #: Paths served without a session (prefixes end with "/").
 PUBLIC = ("/login", "/healthz", "/favicon.ico", "/static/", "/static-gen/", "/signup/")
+#: Static files: served without looking the session up.
+STATIC = ("/static/", "/static-gen/", "/favicon.ico")
+#: How stale ``users.last_seen_at`` may get before a request refreshes it (one write).
+TOUCH_EVERY = timedelta(minutes=5)
 #: Paths whose POST needs no CSRF token (no session yet: LocalGuard's origin check covers them).
 NO_TOKEN = ("/login", "/signup/")
 
@@ -148,6 +153,9 @@ class AccountsGuard:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         path, method = scope["path"], scope["method"]
+        if method in SAFE_METHODS and _public(path, STATIC):  # files: no session to look up
+            await self.app(scope, receive, send)
+            return
         session = await to_thread.run_sync(self.accounts.session, _cookie(headers))
         state = scope.setdefault("state", {})
         if session is None:
@@ -172,7 +180,9 @@ class AccountsGuard:
                 return
         if not _public(path):
             state["learner"] = await to_thread.run_sync(self.learners.get, session.user)
-            await to_thread.run_sync(self.accounts.touch, session.user.id)
+            seen = session.user.last_seen_at
+            if seen is None or datetime.now(UTC) - seen > TOUCH_EVERY:  # a write at most every few minutes
+                await to_thread.run_sync(self.accounts.touch, session.user.id)
         await self.app(scope, receive, send)
 
 

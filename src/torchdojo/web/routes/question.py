@@ -170,9 +170,10 @@ EVENTS_MAX_SECONDS, EVENTS_POLL_SECONDS = 600, 0.5
 
 
 def _queue_answer(request: Request, entry: Entry, answer: str, parent: int | None, target: str | None,
-                  prompt: str | None, transcript):
+                  prompt: str | None, transcript, page=None):
     """Store the answer as a scorecard waiting for the machine, submit ``grade_answer`` and answer
-    at once (202) with a banner whose event stream brings the feedback."""
+    at once (202) with a banner whose event stream brings the feedback. ``page(ctx)``: the full
+    page for a request without HTMX (default: the question page)."""
     from torchdojo.web.routes.deps import jobs
 
     d = dojo(request)
@@ -190,8 +191,10 @@ def _queue_answer(request: Request, entry: Entry, answer: str, parent: int | Non
            "background jobs are not running in this app"}
     if is_htmx(request):
         return templates.TemplateResponse(request, "partials/answer_pending.html", ctx, status_code=202)
-    page = _ctx(request, entry, answer=answer, practice_pending=ctx)
-    return templates.TemplateResponse(request, "question.html", page, status_code=202)
+    if page is not None:
+        return page(ctx)
+    full = _ctx(request, entry, answer=answer, practice_pending=ctx)
+    return templates.TemplateResponse(request, "question.html", full, status_code=202)
 
 
 def _feedback_view(request: Request, sc) -> dict[str, Any]:
