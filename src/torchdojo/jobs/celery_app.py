@@ -182,8 +182,8 @@ def _register(app: Celery, settings: Settings) -> None:
             # message stays unacknowledged until then) without bound and without counting an
             # attempt, every 1, 2, 4, 8 s, until the database answers.
             wait = backoff(min(self.request.retries, DB_BACKOFF_STEPS))
-            log.warning("submission %s: the database is not answering (%s); again in %d s", submission_id,
-                        type(e.orig).__name__, wait)  # type: ignore[attr-defined]
+            log.warning("submission %s: the database is not answering (%s.%s); again in %d s", submission_id,
+                        type(e.orig).__module__, type(e.orig).__name__, wait)  # type: ignore[attr-defined]
             raise self.retry(countdown=wait, max_retries=UNBOUNDED, exc=e,
                              kwargs={"digest": digest, "retake": claimed[-1] if claimed else retake}) from e
 

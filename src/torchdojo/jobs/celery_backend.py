@@ -288,8 +288,9 @@ def register(app: Celery, settings: Settings) -> None:
                 # bound, the attempt not counted, every 1, 2, 4, then 8 s until the database answers.
                 wait = backoff(min(self.request.retries, DB_BACKOFF_STEPS))
                 _write(app, name, ref, "queued", attempts - 1, f"the database is not answering: {msg}")
-                log.warning("job %s(%s): the database is not answering (%s); again in %d s", name, ref,
-                            type(e).__name__, wait)
+                orig = getattr(e, "orig", e)
+                log.warning("job %s(%s): the database is not answering (%s.%s); again in %d s", name, ref,
+                            type(orig).__module__, type(orig).__name__, wait)
                 raise self.retry(countdown=wait, priority=JOB_PRIORITY["normal"], max_retries=UNBOUNDED) from e
             if attempts > settings.jobs_max_retries:
                 _write(app, name, ref, "failed", attempts, msg)
