@@ -137,23 +137,22 @@ class CeleryBackend:
         st = self.state(name, ref)
         if self._closed or st.busy or st.status == "failed":
             return st
-        sent = False
+        won = False
         try:
-            if not self._claim_send(name, ref):  # another submitter (a page, resume) sent it just now
+            won = self._claim_send(name, ref)
+            if not won:  # another submitter (a page, resume, another web process) sent it just now
                 return JobState(name, ref, status="queued")
             _write(self.app, name, ref, "queued", 0)
             self.app.send_task(RUN_TASK, args=[name, ref], task_id=job_id(name, ref), queue=JOBS_QUEUE,
                                priority=JOB_PRIORITY[priority], retry=True,
                                retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.5,
                                              "interval_max": 1.0})
-            sent = True
         except Exception as e:  # noqa: BLE001 - kombu/redis raise the transport's errors
             log.warning("job %s(%s) not queued: %s", name, ref, e)
+            if won:  # not sent: the next submit may try
+                _release_send(self.app, name, ref)
             return JobState(name, ref, status="unknown", error=f"the job queue (Redis) did not take the job: "
                                                                  f"{type(e).__name__}: {e}")
-        finally:
-            if not sent:
-                _release_send(self.app, name, ref)
         return JobState(name, ref, status="queued")
 
     def _claim_send(self, name: str, ref: int) -> bool:
