@@ -152,3 +152,39 @@ def test_postgresql_restarted_mid_stream_every_acknowledged_submission_gets_its_
         assert " 500 " not in web.log.read_text(errors="replace"), web.tail()
     finally:
         web.stop()
+
+
+def test_postgresql_restarted_mid_grading_the_job_finishes_without_a_failed_attempt(team, pg):
+    # The jobs layer (mock grading on a worker) across the same outage: the job waits for the
+    # database, is not failed, and grades every answered item exactly once.
+    from test_team_jobs import RubricLLM, finished_mock, grading_worker, items, mock_status, scorecards_per_item
+
+    from torchdojo.jobs import JobContext
+    from torchdojo.jobs.celery_backend import CeleryBackend
+
+    llm = RubricLLM(delay=1.0)  # each answer takes a second and more: time to stop the database mid-mock
+    t = team(database_url=pg.create_database(), broker_visibility_timeout=120, jobs_max_retries=1)
+    mock_id, answered = finished_mock(t, answered=4)
+    jobs = CeleryBackend(JobContext(t.settings))
+    try:
+        grading_worker(t, llm)
+        assert jobs.submit("grade_mock", mock_id).status == "queued"
+        wait_for("the worker to grade an item", lambda: any(r.graded_at for r in items(t, mock_id)), on_fail=t.logs)
+        pg.halt("fast")
+        try:
+            wait_for("the worker to meet the stopped database", lambda: "psycopg." in t.logs(), on_fail=t.logs)
+            assert all(w.proc.poll() is None for w in t.workers), t.logs()
+        finally:
+            pg.resume()
+        wait_for("the mock to be graded", lambda: mock_status(t, mock_id) == "graded", on_fail=t.logs)
+        rows = {r.position: r for r in items(t, mock_id)}
+        assert all(rows[p].graded_at is not None and rows[p].score is not None for p in answered)
+        assert sorted(scorecards_per_item(t, mock_id).values()) == [1] * len(answered)  # one grade each
+        st = jobs.state("grade_mock", mock_id)
+        # jobs_max_retries=1: had the outage counted as a failed attempt (or two), the job would
+        # show 2 attempts, or have ended failed.
+        assert (st.status, st.attempts, st.error) == ("done", 1, None), st
+        assert all(w.proc.poll() is None for w in t.workers), t.logs()
+    finally:
+        jobs.close()
+        llm.close()
