@@ -165,7 +165,8 @@ class CeleryBackend:
     def state(self, name: str, ref: int) -> JobState:
         """See :meth:`torchdojo.jobs.Backend.state`: the database's word first (``done``), then the
         job's record. Redis not answering: the database's word alone (``queued`` for unfinished
-        work, with the reason in ``error``)."""
+        work, with the reason in ``error``). The database not answering: SQLAlchemy's error is
+        raised (:func:`torchdojo.store.db.unavailable` is true for it; the web answers 503)."""
         t = get_task(name)
         check_ref(ref)
         db = t.state_of(self.ctx, ref) if t.state_of is not None else None
