@@ -86,11 +86,26 @@ class PostgresServer:
         """``initdb`` then ``pg_ctl start``, waiting until the server accepts connections."""
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                   "--locale=C", "--no-sync")
+        return self.resume()
+
+    def resume(self) -> PostgresServer:
+        """``pg_ctl start`` on the existing data directory (same port and socket), waiting until the
+        server accepts connections."""
         opts = (f"-p {self.port} -k {self.socket_dir} -c listen_addresses='' -c fsync=off "
                 "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         self._run("pg_ctl", "start", "-w", "-t", "120", "-D", str(self.data), "-l", str(self.log), "-o", opts,
                   timeout=180)
         return self
+
+    def halt(self, mode: str = "fast") -> None:
+        """``pg_ctl stop -m mode`` (``fast``: open transactions rolled back, clients disconnected;
+        ``immediate``: as a crash), keeping the data directory for :meth:`resume`."""
+        self._run("pg_ctl", "stop", "-D", str(self.data), "-m", mode, "-w", "-t", "120", timeout=180)
+
+    def restart(self, mode: str = "fast") -> None:
+        """:meth:`halt` then :meth:`resume`: the same data, port and socket."""
+        self.halt(mode)
+        self.resume()
 
     def stop(self) -> None:
         """Stop the server (immediately: its data is thrown away) and remove its directory."""

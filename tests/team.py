@@ -134,8 +134,9 @@ _dbs = itertools.count(0)
 
 
 class Team:
-    """A test's team: a SQLite file shared by this process and the workers, a Redis database,
-    the :class:`JudgeQueue` this process submits with, and the workers it started."""
+    """A test's team: a SQLite file (or the ``database_url`` given) shared by this process and
+    the workers, a Redis database, the :class:`JudgeQueue` this process submits with, and the
+    workers it started."""
 
     def __init__(self, folder: Path, redis_server: RedisServer, **settings) -> None:
         from torchdojo.jobs.celery_app import JudgeQueue
@@ -148,8 +149,8 @@ class Team:
         # These tests drive the queue and the workers with the single-user pages: accounts off
         # (tests/test_accounts.py, test_isolation.py and test_team_accounts.py cover team mode with accounts).
         settings.setdefault("accounts", False)
-        self.settings = Settings(bank_dir=BANK, database_url=f"sqlite:///{folder / 'team.db'}",
-                                 broker_url=redis_server.url(db), **settings)
+        settings.setdefault("database_url", f"sqlite:///{folder / 'team.db'}")  # or e.g. a PostgreSQL URL
+        self.settings = Settings(bank_dir=BANK, broker_url=redis_server.url(db), **settings)
         self.sessions = open_database(self.settings.database_url)
         self.queue = JudgeQueue(self.settings, self.sessions, load_challenges(BANK / "challenges")[0])
         redis.Redis.from_url(self.settings.broker_url).flushdb()

@@ -20,7 +20,11 @@ Jobs are never lost:
 - Redis itself must persist (``appendonly yes``, ``appendfsync always`` for strictly no loss;
   see docs/deploy.md); a worker reconnects when Redis comes back, and a job whose
   acknowledgement was lost is delivered again (and dropped, being done).
-- Failures of the judge (sandbox unavailable, a bank that differs, the database) are retried
+- The database not answering (PostgreSQL stopped or restarting: :func:`torchdojo.store.db.unavailable`)
+  is not the job's failure: the job is sent again after 1, 2, 4, then every 8 s, without bound
+  and without counting an attempt (a run that had claimed the row takes the same attempt again),
+  until the database answers.
+- Failures of the judge (sandbox unavailable, a bank that differs, other database errors) are retried
   :attr:`Settings.jobs_max_retries` times with exponential backoff (1, 2, 4… s, at most 60 s),
   then the submission ends ``failed`` with the reason. A submission that kills every worker
   that takes it ends ``failed`` after the same number of attempts.
@@ -63,6 +67,11 @@ SEP = ":"
 PRIORITY = {"run": 0, "submit": 6}
 #: Longest wait between retries of a failed job (seconds).
 MAX_BACKOFF = 60
+#: While the database is not answering, a job is tried again after 1, 2, 4, then every 8 s.
+DB_BACKOFF_STEPS = 3
+#: Celery's retry bound where the count is kept elsewhere (the row's attempts; a database outage
+#: counts none): in effect no bound.
+UNBOUNDED = 1_000_000
 
 
 def queue_keys() -> list[str]:
@@ -169,20 +178,54 @@ def _register(app: Celery, settings: Settings) -> None:
 
     @app.task(name=TASK, bind=True, acks_late=True, reject_on_worker_lost=True,
               max_retries=settings.jobs_max_retries)
-    def judge(self, submission_id: int, digest: str | None = None, store: str | None = None) -> str:
+    def judge(self, submission_id: int, digest: str | None = None, retake: int | None = None,
+              store: str | None = None) -> str:
         """Judge submission ``submission_id`` of learner store ``store`` (None: the database's own;
-        idempotent). Returns ``done``, ``failed``, ``duplicate`` (it had its verdict already) or ``missing``."""
-        from torchdojo.judge.service import UnknownChallengeError
+        idempotent). Returns ``done``, ``failed``,
+        ``duplicate`` (it had its verdict already) or ``missing``. ``retake``: the attempt a run
+        that lost the database after claiming the row had (that attempt is taken again, not
+        counted twice)."""
+        from celery.exceptions import Retry
+
+        from torchdojo.store.db import unavailable
 
         st = _worker_state(settings)
+        claimed: list[int] = []
         try:
-            sessions = store_sessions(settings, store)
-            got = tj.claim(sessions, submission_id, st.name, max_attempts=settings.jobs_max_retries + 1)
-        except Exception as e:  # noqa: BLE001 - the database did not answer: bounded retries, the row stays pending
-            raise self.retry(countdown=backoff(self.request.retries)) from e
+            return _judge(self, st, submission_id, digest, retake, claimed, store)
+        except Retry:
+            raise
+        except Exception as e:
+            if not unavailable(e):
+                raise
+            # The database stopped or is restarting: not the job's failure. Sent again (the
+            # message stays unacknowledged until then) without bound and without counting an
+            # attempt, every 1, 2, 4, 8 s, until the database answers.
+            wait = backoff(min(self.request.retries, DB_BACKOFF_STEPS))
+            log.warning("submission %s: the database is not answering (%s.%s); again in %d s", submission_id,
+                        type(e.orig).__module__, type(e.orig).__name__, wait)  # type: ignore[attr-defined]
+            raise self.retry(countdown=wait, max_retries=UNBOUNDED, exc=e,
+                             kwargs={"digest": digest, "retake": claimed[-1] if claimed else retake,
+                                     "store": store}) from e
+
+    def _judge(self, st: _WorkerState, submission_id: int, digest: str | None, retake: int | None,
+               claimed: list[int], store: str | None) -> str:
+        from torchdojo.judge.service import UnknownChallengeError
+        from torchdojo.store.db import unavailable
+
+        sessions = store_sessions(settings, store)
+
+        try:
+            got = tj.claim(sessions, submission_id, st.name, max_attempts=settings.jobs_max_retries + 1,
+                           retake=retake)
+        except Exception as e:  # noqa: BLE001 - the database failed otherwise: bounded retries, the row stays pending
+            if unavailable(e):
+                raise
+            raise self.retry(countdown=backoff(self.request.retries), max_retries=settings.jobs_max_retries) from e
         if isinstance(got, str):
             log.info("submission %s not judged: %s", submission_id, got)
             return {"done": "duplicate", "failed": "duplicate", "spent": "failed"}.get(got, got)
+        claimed.append(got.attempt)
         try:
             ch = st.service.challenge(got.challenge_id)
             if digest is not None and tj.challenge_digest(ch) != digest:
@@ -193,13 +236,16 @@ def _register(app: Celery, settings: Settings) -> None:
             tj.fail(sessions, submission_id, f"unknown challenge '{got.challenge_id}' on worker {st.name}")
             return "failed"
         except Exception as e:  # noqa: BLE001 - the judge's failure: retried, then recorded
+            if unavailable(e):
+                raise
             reason = f"{type(e).__name__}: {e}"
-            if self.request.retries >= self.max_retries:
+            if got.attempt > settings.jobs_max_retries:
                 tj.fail(sessions, submission_id, f"the judge could not judge this submission after "
                                                     f"{got.attempt} attempt(s): {reason}")
                 return "failed"
             tj.release(sessions, submission_id, reason)
-            raise self.retry(countdown=backoff(self.request.retries), priority=PRIORITY.get(got.mode, 6)) from e
+            raise self.retry(countdown=backoff(got.attempt - 1), priority=PRIORITY.get(got.mode, 6),
+                             max_retries=UNBOUNDED, kwargs={"digest": digest, "store": store}) from e
         return "done" if tj.finish(sessions, submission_id, report) else "duplicate"
 
     app.judge_task = judge  # type: ignore[attr-defined]
@@ -248,7 +294,8 @@ class JudgeQueue:
         """Store the submission ``pending`` and queue its id; returns the id (int) at once. Raises
         :class:`QueueFull` (nothing stored) when ``queue_max`` jobs wait, :class:`QueueUnavailable`
         (nothing stored) when Redis does not take the job, ``KeyError`` for an unknown challenge,
-        ``ValueError`` for a mode other than ``run``/``submit``."""
+        ``ValueError`` for a mode other than ``run``/``submit``, and SQLAlchemy's error when the
+        database does not store it (nothing queued; the web answers 503)."""
         if mode not in PRIORITY:
             raise ValueError("mode must be 'run' (public tests) or 'submit' (all tests)")
         digest = tj.challenge_digest(self.challenges[challenge_id])
@@ -265,7 +312,15 @@ class JudgeQueue:
         except Exception as e:  # noqa: BLE001 - kombu raises the transport's errors; none was acknowledged
             tj.forget(self.sessions, sid)
             raise QueueUnavailable(f"the job queue (Redis) did not take the job: {type(e).__name__}: {e}") from e
-        tj.set_job_id(self.sessions, sid, res.id)
+        try:
+            tj.set_job_id(self.sessions, sid, res.id)
+        except Exception as e:
+            from torchdojo.store.db import unavailable
+
+            if not unavailable(e):
+                raise
+            # Stored and queued: acknowledged all the same (the job id is only for the record).
+            log.warning("submission %s queued; its job id not recorded (the database stopped answering)", sid)
         return sid
 
     def close(self) -> None:

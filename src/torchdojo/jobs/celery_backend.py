@@ -22,6 +22,13 @@ Design (see also ``docs/deploy.md``, "Jobs layer" and the Celery section):
   web process's memory: any web process, or one restarted, shows the same state. A record lost
   (Redis flushed, expired after :data:`RECORD_TTL`) while the database shows the work unfinished
   reads ``unknown``, and the faces submit it again.
+- **Sent once**: :meth:`CeleryBackend.submit` sends a job only after winning Redis ``SET NX`` on
+  its send key (:func:`send_key`, expiring after the visibility timeout); the worker clears it
+  when the job ends (``done`` or ``failed``). So the web's ``resume()`` at start and a page
+  submitting the same job at the same moment send it once, not twice.
+- **The database not answering** (PostgreSQL stopped or restarting,
+  :func:`torchdojo.store.db.unavailable`) is not the job's failure: the run is sent again after
+  1, 2, 4, then every 8 s, without bound, and no attempt is counted.
 - **Bounded retries**: a task that raises is retried after 1, 2, 4 … s (at most 60), at most
   ``Settings.jobs_max_retries`` more times, then the record is ``failed`` with the error
   (:class:`~torchdojo.jobs.JobError`: at once). Attempts are counted in the record when a run
@@ -76,6 +83,20 @@ def job_id(name: str, ref: int, store: str | None = None) -> str:
     return f"{RUN_TASK}:{name}:{ref}" + (f"@{store}" if store else "")
 
 
+def send_key(name: str, ref: int, store: str | None = None) -> str:
+    """The Redis key whose ``SET NX`` makes sending job (``name``, ``ref``) atomic: held from the
+    send until the job ends (``done`` or ``failed``), or expires after the visibility timeout (a
+    job lost with its worker is then sent again by the next submit or ``resume``)."""
+    return f"torchdojo.send:{name}:{ref}" + (f"@{store}" if store else "")
+
+
+def _release_send(app: Celery, name: str, ref: int, store: str | None = None) -> None:
+    try:
+        app.backend.client.delete(send_key(name, ref, store))
+    except Exception as e:  # noqa: BLE001 - Redis not answering: the key expires by itself
+        log.warning("job %s(%s): send key not cleared (%s); it expires by itself", name, ref, e)
+
+
 def _read(app: Celery, name: str, ref: int, store: str | None = None) -> dict[str, Any] | None:
     meta = app.backend.get_task_meta(job_id(name, ref, store))
     status = _STATUS.get(meta.get("status"))
@@ -120,7 +141,11 @@ class CeleryBackend:
         st = self.state(name, ref)
         if self._closed or st.busy or st.status == "failed":
             return st
+        won = False
         try:
+            won = self._claim_send(name, ref)
+            if not won:  # another submitter (a page, resume, another web process) sent it just now
+                return JobState(name, ref, status="queued")
             _write(self.app, name, ref, "queued", 0, store=self.store)
             kwargs = {"store": self.store} if self.store else {}
             self.app.send_task(RUN_TASK, args=[name, ref], kwargs=kwargs, task_id=job_id(name, ref, self.store),
@@ -130,14 +155,24 @@ class CeleryBackend:
                                              "interval_max": 1.0})
         except Exception as e:  # noqa: BLE001 - kombu/redis raise the transport's errors
             log.warning("job %s(%s) not queued: %s", name, ref, e)
+            if won:  # not sent: the next submit may try
+                _release_send(self.app, name, ref, self.store)
             return JobState(name, ref, status="unknown", error=f"the job queue (Redis) did not take the job: "
                                                                  f"{type(e).__name__}: {e}")
         return JobState(name, ref, status="queued")
 
+    def _claim_send(self, name: str, ref: int) -> bool:
+        """Atomically become the one submitter that sends job (``name``, ``ref``): Redis ``SET
+        NX`` of its send key (:func:`send_key`), kept :attr:`Settings.broker_visibility_timeout`
+        seconds. True for the winner; raises the client's error when Redis does not answer."""
+        vt = max(1, int(self.ctx.settings.broker_visibility_timeout))
+        return bool(self.app.backend.client.set(send_key(name, ref, self.store), "1", nx=True, ex=vt))
+
     def state(self, name: str, ref: int) -> JobState:
         """See :meth:`torchdojo.jobs.Backend.state`: the database's word first (``done``), then the
         job's record. Redis not answering: the database's word alone (``queued`` for unfinished
-        work, with the reason in ``error``)."""
+        work, with the reason in ``error``). The database not answering: SQLAlchemy's error is
+        raised (:func:`torchdojo.store.db.unavailable` is true for it; the web answers 503)."""
         t = get_task(name)
         check_ref(ref)
         db = t.state_of(self.ctx, ref) if t.state_of is not None else None
@@ -175,6 +210,7 @@ class CeleryBackend:
             return st
         try:
             self.app.backend.forget(job_id(name, ref, self.store))
+            self.app.backend.client.delete(send_key(name, ref, self.store))  # asked for explicitly: sent even if a key lingers
         except Exception as e:  # noqa: BLE001
             return JobState(name, ref, status="unknown", error=f"the job queue (Redis) did not answer: {e}")
         return self.submit(name, ref, priority=priority)
@@ -191,8 +227,7 @@ class CeleryBackend:
         """See :meth:`torchdojo.jobs.Backend.close`: stop submitting and close the connections.
         Jobs run on the workers: nothing here is stopped or lost."""
         self._closed = True
-        if self._owns_app:
-            self.app.close()
+        self.app.close()
 
 
 # -- the worker side -------------------------------------------------------------------------------
@@ -229,7 +264,8 @@ def _worker_context(settings: Settings, store: str | None = None) -> JobContext:
 
 def register(app: Celery, settings: Settings) -> None:
     """Register ``torchdojo.run(name, ref)`` on ``app`` (called by ``make_app``)."""
-    from torchdojo.jobs.celery_app import backoff
+    from torchdojo.jobs.celery_app import DB_BACKOFF_STEPS, UNBOUNDED, backoff
+    from torchdojo.store.db import unavailable
 
     @signals.worker_process_init.connect(weak=False)
     def _fresh(**_kw) -> None:  # a forked pool process builds its own context
@@ -248,28 +284,46 @@ def register(app: Celery, settings: Settings) -> None:
             _write(app, name, ref, "failed", attempts - 1,
                    rec.get("error") or f"gave up after {attempts - 1} attempt(s): the worker running it "
                                       "stopped each time without finishing", store=store)
+            _release_send(app, name, ref, store)
             return "failed"
         _write(app, name, ref, "running", attempts, rec.get("error"), store=store)
+        try:  # the send key lives as long as the job may (a run as long as the visibility timeout)
+            app.backend.client.expire(send_key(name, ref, store), max(1, int(settings.broker_visibility_timeout)))
+        except Exception:  # noqa: BLE001, S110 - a key that expires early only allows a harmless duplicate
+            pass
         ctx = _worker_context(settings, store)
         ctx.set_reporter(lambda done, total: _write(app, name, ref, "running", attempts, None, (done, total), store))
         try:
             run_task(ctx, name, ref)
         except JobError as e:
             _write(app, name, ref, "failed", attempts, f"{type(e).__name__}: {e}", store=store)
+            _release_send(app, name, ref, store)
             log.warning("job %s(%s) cannot succeed: %s", name, ref, e)
             return "failed"
         except Exception as e:  # noqa: BLE001 - the task's failure: retried, then recorded
             msg = f"{type(e).__name__}: {e}"
+            if unavailable(e):
+                # The database stopped or is restarting: not the job's failure. Sent again without
+                # bound, the attempt not counted, every 1, 2, 4, then 8 s until the database answers.
+                wait = backoff(min(self.request.retries, DB_BACKOFF_STEPS))
+                _write(app, name, ref, "queued", attempts - 1, f"the database is not answering: {msg}", store=store)
+                orig = getattr(e, "orig", e)
+                log.warning("job %s(%s): the database is not answering (%s.%s); again in %d s", name, ref,
+                            type(orig).__module__, type(orig).__name__, wait)
+                raise self.retry(countdown=wait, priority=JOB_PRIORITY["normal"], max_retries=UNBOUNDED) from e
             if attempts > settings.jobs_max_retries:
                 _write(app, name, ref, "failed", attempts, msg, store=store)
+                _release_send(app, name, ref, store)
                 log.exception("job %s(%s) failed (attempt %d, giving up)", name, ref, attempts)
                 return "failed"
             _write(app, name, ref, "queued", attempts, msg, store=store)
             log.exception("job %s(%s) failed (attempt %d), retried", name, ref, attempts)
-            raise self.retry(countdown=backoff(attempts - 1), priority=JOB_PRIORITY["normal"]) from e
+            raise self.retry(countdown=backoff(attempts - 1), priority=JOB_PRIORITY["normal"],
+                             max_retries=UNBOUNDED) from e
         finally:
             ctx.set_reporter(None)
         _write(app, name, ref, "done", attempts, store=store)
+        _release_send(app, name, ref, store)
         log.info("job %s(%s) done (attempt %d, pid %d)", name, ref, attempts, os.getpid())
         return "done"
 

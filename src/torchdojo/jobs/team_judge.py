@@ -88,16 +88,22 @@ class Claim:
 
 
 def claim(sessions: sessionmaker[Session], submission_id: int, worker: str,
-          max_attempts: int) -> Claim | str:
+          max_attempts: int, retake: int | None = None) -> Claim | str:
     """Take ``submission_id`` for judging. Returns a :class:`Claim`, or a string saying why not:
     ``missing`` (no such row), ``done``/``failed`` (judged already: drop the job), or ``spent``
-    (this would be attempt ``max_attempts + 1``: the row is now ``failed``)."""
+    (this would be attempt ``max_attempts + 1``: the row is now ``failed``). ``retake``: the
+    attempt number of a run that claimed the row and then lost the database; while the row is
+    still ``judging`` at that attempt, that attempt is taken again rather than a new one counted
+    (a database outage is not the submission's fault)."""
     with sessions.begin() as s:  # type: ignore[attr-defined]
         row = s.get(SubmissionRow, submission_id, with_for_update=True)
         if row is None:
             return "missing"
         if row.status in FINAL:
             return row.status
+        if retake is not None and row.status == "judging" and row.attempts == retake:
+            row.worker, row.started_at = worker, datetime.now(UTC)
+            return Claim(row.challenge_id, row.code, row.mode, row.attempts)
         if row.attempts >= max_attempts:
             row.status, row.finished_at = "failed", datetime.now(UTC)
             row.verdict = "Judge Error"

@@ -97,6 +97,32 @@ def _store_lock(schema: str) -> int:
     return int(hashlib.sha256(schema.encode()).hexdigest()[:15], 16) + 2**62 - 2**60
 
 
+#: SQLSTATE classes / codes of a server that is not answering: 08 connection exception,
+#: 57P01-57P03 (admin / crash shutdown, "cannot connect now": starting or stopping).
+_PG_UNAVAILABLE = ("08", "57P01", "57P02", "57P03")
+
+
+def unavailable(exc: BaseException) -> bool:
+    """True when ``exc`` says the database is not answering right now (stopped, restarting,
+    unreachable, the connection dropped, or SQLite's file locked past the busy timeout): the same
+    operation may succeed later, so a face answers 503 "retry" and a worker retries the job.
+    False for any other error (a bug, a constraint): those must not be retried blindly."""
+    from sqlalchemy import exc as sa_exc
+
+    if not isinstance(exc, sa_exc.DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    if not isinstance(exc, sa_exc.OperationalError | sa_exc.InterfaceError):
+        return False
+    orig = exc.orig
+    state = getattr(orig, "sqlstate", None)
+    if type(orig).__module__.startswith("psycopg"):  # no SQLSTATE: the connection itself failed
+        return state is None or state.startswith(_PG_UNAVAILABLE)
+    msg = str(orig).lower()  # sqlite3
+    return "locked" in msg or "unable to open" in msg or "disk i/o" in msg
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file of a SQLite URL (None for other databases and for ``:memory:``)."""
     if not url.startswith("sqlite:///"):

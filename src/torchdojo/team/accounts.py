@@ -7,7 +7,8 @@
 - **Passwords** are hashed with argon2id (``argon2-cffi``'s ``PasswordHasher``, RFC 9106
   parameters), 10 to 1024 characters. A hash made with older parameters is re-hashed at the
   next log-in. A log-in for an unknown e-mail address verifies against a dummy hash, so both
-  failures take as long and say the same thing.
+  failures take as long and say the same thing. At most half the cores hash at once (a log-in
+  storm waits for its turn instead of starving every other request of CPU).
 - **Sessions** are server-side rows: the cookie holds a random token, the row its SHA-256, the
   user, an expiry (absolute, :data:`SESSION_DAYS`) and the session's CSRF token. Log-out deletes
   the row; a disabled account's sessions are deleted and refused.
@@ -20,8 +21,10 @@ Source: OWASP Password Storage and Session Management cheat sheets; RFC 9106 (Ar
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -40,6 +43,19 @@ MIN_PASSWORD, MAX_PASSWORD = 10, 1024
 _EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s.]{1,63}$")
 _hasher = PasswordHasher()
 _DUMMY = _hasher.hash("torchdojo: a password nobody has")
+#: Password hashes computed at once per process: argon2id takes tens of ms of CPU and 64 MiB
+#: each, so a log-in storm (a cohort signing in at 9:00) must not take every core from the pages.
+_HASHING = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
+
+
+def _hash(password: str) -> str:
+    with _HASHING:
+        return _hasher.hash(password)
+
+
+def _verify(hashed: str, password: str) -> bool:
+    with _HASHING:
+        return _hasher.verify(hashed, password)
 
 
 class AccountError(ValueError):
@@ -138,7 +154,7 @@ class Accounts:
         Raises :class:`AccountError`: 400 bad input, 409 the e-mail address has an account."""
         email, role = normalize_email(email), check_role(role)
         check_password(password)
-        pw = _hasher.hash(password)
+        pw = _hash(password)
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
             if s.scalar(select(UserRow.id).where(UserRow.email == email)) is not None:
@@ -220,7 +236,7 @@ class Accounts:
         token create one account). Raises :class:`AccountError` (see :meth:`invitation`; 400 a bad
         password; 409 the address has an account)."""
         check_password(password)
-        pw = _hasher.hash(password)
+        pw = _hash(password)
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
             inv = s.scalar(select(InvitationRow).where(InvitationRow.token_hash == _digest(token or ""))
@@ -252,7 +268,7 @@ class Accounts:
         with self.sessions() as s:
             row = s.scalar(select(UserRow).where(UserRow.email == email)) if email else None
         try:
-            _hasher.verify(row.password_hash if row is not None else _DUMMY, password or "")
+            _verify(row.password_hash if row is not None else _DUMMY, password or "")
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise fail from None
         if row is None or row.disabled:
@@ -261,7 +277,7 @@ class Accounts:
             with self.sessions.begin() as s:
                 r = s.get(UserRow, row.id, with_for_update=True)
                 if r is not None:
-                    r.password_hash = _hasher.hash(password)
+                    r.password_hash = _hash(password)
         return _user(row)
 
     def open_session(self, user: User, now: datetime | None = None) -> tuple[str, LoginSession]:

@@ -151,9 +151,22 @@ class AccountsGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        try:
+            await self._guard(scope, receive, send)
+        except Exception as e:
+            from torchdojo.store.db import unavailable
+
+            if not unavailable(e) or scope.get("state", {}).get("responded"):
+                raise
+            # the server database (sessions) is not answering: as the app's own handler, a 503 to retry
+            await _refuse(send, 503, "Database unavailable: this request was not saved. Retry in a few seconds.",
+                          headers=[(b"retry-after", b"5")])
+
+    async def _guard(self, scope, receive, send) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         path, method = scope["path"], scope["method"]
         if method in SAFE_METHODS and _public(path, STATIC):  # files: no session to look up
+            scope.setdefault("state", {})["responded"] = True
             await self.app(scope, receive, send)
             return
         session = await to_thread.run_sync(self.accounts.session, _cookie(headers))
@@ -161,6 +174,7 @@ class AccountsGuard:
         if session is None:
             state["user"] = None
             if _public(path):
+                state["responded"] = True
                 await self.app(scope, receive, send)
             elif method in ("GET", "HEAD") and "text/html" in headers.get("accept", "") \
                     and headers.get("hx-request") != "true":
@@ -183,6 +197,7 @@ class AccountsGuard:
             seen = session.user.last_seen_at
             if seen is None or datetime.now(UTC) - seen > TOUCH_EVERY:  # a write at most every few minutes
                 await to_thread.run_sync(self.accounts.touch, session.user.id)
+        state["responded"] = True  # from here on the app answers (its own handlers turn outages into 503)
         await self.app(scope, receive, send)
 
 

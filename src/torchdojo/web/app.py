@@ -6,6 +6,7 @@ shares it with the routes through ``app.state.dojo``. Nothing here imports torch
 
 from __future__ import annotations
 
+import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.exc import DBAPIError
 
 from torchdojo.bank.taxonomy import LEVELS, QUESTION_TYPES, TOPICS
 from torchdojo.core import Dojo
@@ -22,6 +24,7 @@ from torchdojo.practice.flashcards import CardStateError, FilterError
 from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.mock import MockError
 from torchdojo.settings import Settings
+from torchdojo.store.db import unavailable
 from torchdojo.store.search import HL_END, HL_START
 from torchdojo.web import markdown
 from torchdojo.web.security import LocalGuard
@@ -54,6 +57,19 @@ templates.env.filters["snippet"] = _snippet
 templates.env.filters["judge_values"] = format_values
 templates.env.filters["judge_mismatch"] = format_mismatch
 templates.env.filters["duration"] = _duration
+
+
+#: Seconds a client is told to wait (Retry-After) when the database is not answering.
+DB_RETRY_AFTER = 5
+
+
+def _reason(exc: DBAPIError) -> str:
+    """The driver's error class of ``exc`` for the page (the full first line goes to the log:
+    it may name hosts and sockets)."""
+    lines = str(exc.orig).strip().splitlines()
+    logging.getLogger("torchdojo.web").warning("database unavailable: %s: %s", type(exc.orig).__name__,
+                                               lines[0][:300] if lines else "")
+    return type(exc.orig).__name__
 
 
 #: A challenge kind that names the same thing as a topic.
@@ -197,6 +213,18 @@ def create_app(settings: Settings | None = None, dojo: Dojo | None = None) -> Fa
         # e.g. /review?level=expert: never silently ignored, never a 500
         return templates.TemplateResponse(request, "error.html", {"title": "Unknown filter", "detail": str(exc)},
                                           status_code=400)
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, exc: DBAPIError) -> HTMLResponse:
+        # The database stopped or restarting (team mode: PostgreSQL): a clear 503 with
+        # Retry-After, never a 500 with a traceback; the request's transaction was rolled back.
+        if not unavailable(exc):
+            raise exc
+        return templates.TemplateResponse(
+            request, "error.html", {"title": "Database unavailable",
+                                    "detail": "The database is not answering right now (it may be restarting); this "
+                                              f"request was not saved. Retry in a few seconds. ({_reason(exc)})"},
+            status_code=503, headers={"Retry-After": str(DB_RETRY_AFTER)})
 
     @app.exception_handler(404)
     async def not_found(request: Request, exc) -> HTMLResponse:

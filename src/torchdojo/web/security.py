@@ -96,9 +96,9 @@ class LocalGuard:
         await self.app(scope, receive, send_with_headers)
 
 
-async def _refuse(send, status: int, detail: str) -> None:
+async def _refuse(send, status: int, detail: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
     body = json.dumps({"detail": detail}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *SECURITY_HEADERS]})
+                            *SECURITY_HEADERS, *headers]})
     await send({"type": "http.response.body", "body": body})

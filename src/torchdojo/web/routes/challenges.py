@@ -7,7 +7,8 @@ responsive while a job runs. Everything decided here is the core's (``JudgeServi
 Team mode (``TORCHDOJO_BROKER_URL`` set): Run and Submit store the submission ``pending`` and
 queue it for the judge workers (:mod:`torchdojo.jobs.celery_app`), answering at once; the page
 gets the verdict from ``GET /submissions/{id}/events`` (server-sent events). A full queue is a
-429 with ``Retry-After``; Redis not answering, a 503. Custom input still runs here."""
+429 with ``Retry-After``; Redis not answering, a 503; the database not answering, a 503 too (the
+app's handler), and an open event stream waits for it to come back. Custom input still runs here."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ import time
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, StreamingResponse
+from sqlalchemy.exc import DBAPIError
 
 from torchdojo.bank.taxonomy import LEVELS, TOPICS
 from torchdojo.practice.flashcards import FilterError, check_filter
+from torchdojo.store.db import unavailable
 from torchdojo.web.app import templates
 from torchdojo.web.routes.deps import DbId, dojo, is_htmx, submission_limited
 
@@ -34,6 +37,8 @@ STATUSES = ("solved", "attempted", "new")
 EVENTS_MAX_SECONDS = 300
 #: Seconds between looks at a pending submission's row, and between keep-alive comments.
 EVENTS_POLL_SECONDS, EVENTS_KEEPALIVE_SECONDS = 0.5, 15
+#: Seconds between looks while the database is not answering.
+EVENTS_DB_RETRY_SECONDS = 1.0
 _queue_lock = threading.Lock()
 
 
@@ -259,7 +264,14 @@ async def submission_events(request: Request, submission_id: DbId):
     async def stream():
         last, start, quiet = None, time.monotonic(), time.monotonic()
         while time.monotonic() - start < EVENTS_MAX_SECONDS and not await request.is_disconnected():
-            row = await run_in_threadpool(d.judge.get_submission, submission_id)
+            try:
+                row = await run_in_threadpool(d.judge.get_submission, submission_id)
+            except DBAPIError as e:  # the database restarting: the stream waits for it (a comment keeps it open)
+                if not unavailable(e):
+                    raise
+                yield ": the database is not answering; waiting\n\n"
+                await asyncio.sleep(EVENTS_DB_RETRY_SECONDS)
+                continue
             if row is None:
                 yield _sse("status", "gone")
                 return
