@@ -261,14 +261,7 @@ class Scorecards:
         be None; see :meth:`propose`). Raises :class:`ScorecardError` for an unknown entry or reviewer."""
         if pending and fb is not None:
             raise ScorecardError("a scorecard waiting for a worker has no proposals yet")
-        entry = self.bank.get(entry_id)
-        if entry is None and entry_id.startswith("own:"):  # an own card (key points kp1…kpN)
-            try:
-                entry = self.flashcards.card(entry_id)[0]
-            except KeyError:
-                entry = None
-        if entry is None:
-            raise ScorecardError(f"there is no entry '{entry_id}'")
+        entry = self.entry_of(entry_id)
         if reviewer not in REVIEWERS:
             raise ScorecardError(f"reviewer must be one of {', '.join(REVIEWERS)}")
         now = now or datetime.now(UTC)
@@ -296,7 +289,8 @@ class Scorecards:
             return write(s2)
 
     def entry_of(self, entry_id: str) -> Entry:
-        """The entry a scorecard is about: a bank entry or an own card. Raises :class:`ScorecardError`."""
+        """The entry a scorecard is about: a bank entry or an own card (``own:<n>``, key points
+        kp1…kpN). Raises :class:`ScorecardError`."""
         entry = self.bank.get(entry_id)
         if entry is None and entry_id.startswith("own:"):
             try:

@@ -113,6 +113,17 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _open_invitation(row: InvitationRow | None, now: datetime) -> InvitationRow:
+    """``row`` if it is an invitation still open at ``now``; :class:`AccountError` 404 / 410 otherwise."""
+    if row is None:
+        raise AccountError("this invitation link is not valid: ask for a new one", 404)
+    if row.used_at is not None:
+        raise AccountError("this invitation was used already: log in instead", 410)
+    if row.expires_at <= now:
+        raise AccountError("this invitation has expired: ask for a new one", 410)
+    return row
+
+
 def normalize_email(email: str) -> str:
     """``email`` trimmed and lower-cased; raises :class:`AccountError` (400) when it is not an address."""
     e = (email or "").strip().lower()
@@ -220,16 +231,9 @@ class Accounts:
 
     def invitation(self, token: str, now: datetime | None = None) -> InvitationRow:
         """The open invitation of ``token``. Raises :class:`AccountError`: 404 unknown, 410 used or expired."""
-        now = now or datetime.now(UTC)
         with self.sessions() as s:
             row = s.scalar(select(InvitationRow).where(InvitationRow.token_hash == _digest(token or "")))
-        if row is None:
-            raise AccountError("this invitation link is not valid: ask for a new one", 404)
-        if row.used_at is not None:
-            raise AccountError("this invitation was used already: log in instead", 410)
-        if row.expires_at <= now:
-            raise AccountError("this invitation has expired: ask for a new one", 410)
-        return row
+        return _open_invitation(row, now or datetime.now(UTC))
 
     def sign_up(self, token: str, password: str, name: str = "", now: datetime | None = None) -> User:
         """Create the invited account (the invitation is used, once: two sign-ups racing on one
@@ -239,14 +243,8 @@ class Accounts:
         pw = _hash(password)
         now = now or datetime.now(UTC)
         with self.sessions.begin() as s:
-            inv = s.scalar(select(InvitationRow).where(InvitationRow.token_hash == _digest(token or ""))
-                           .with_for_update())
-            if inv is None:
-                raise AccountError("this invitation link is not valid: ask for a new one", 404)
-            if inv.used_at is not None:
-                raise AccountError("this invitation was used already: log in instead", 410)
-            if inv.expires_at <= now:
-                raise AccountError("this invitation has expired: ask for a new one", 410)
+            inv = _open_invitation(s.scalar(select(InvitationRow).where(
+                InvitationRow.token_hash == _digest(token or "")).with_for_update()), now)
             if s.scalar(select(UserRow.id).where(UserRow.email == inv.email)) is not None:
                 raise AccountError(f"{inv.email} already has an account", 409)
             row = UserRow(email=inv.email, name=(name or "").strip()[:120], role=inv.role, cohort=inv.cohort,
