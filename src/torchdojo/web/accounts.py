@@ -294,28 +294,51 @@ def login_page(request: Request, next: str | None = None) -> HTMLResponse:
     return templates.TemplateResponse(request, "login.html", {"next": _safe_next(next), "error": None})
 
 
+def _hash_limiter(request: Request):
+    """The capacity limiter password work runs under (argon2id: CPU and 64 MiB per hash): at most
+    half the cores at once, in threads of their own. A log-in waiting for its turn waits as a
+    coroutine, holding none of the thread pool the other pages run in (a log-in storm at 9:00
+    would otherwise take every thread and stall every page)."""
+    import os
+
+    from anyio import CapacityLimiter
+
+    got = getattr(request.app.state, "hash_limiter", None)
+    if got is None:
+        got = request.app.state.hash_limiter = CapacityLimiter(max(1, (os.cpu_count() or 2) // 2))
+    return got
+
+
 @router.post("/login", response_class=HTMLResponse, include_in_schema=False)
-def login(request: Request, email: Annotated[str, Form(max_length=254)] = "",
-          password: Annotated[str, Form(max_length=1024)] = "", next: Annotated[str, Form(max_length=2000)] = "/"):
+async def login(request: Request, email: Annotated[str, Form(max_length=254)] = "",
+                password: Annotated[str, Form(max_length=1024)] = "",
+                next: Annotated[str, Form(max_length=2000)] = "/"):
     limits, accounts = _limits(request), _accounts(request)
-    key = (email or "").strip().lower()
-    try:
+    key, client = (email or "").strip().lower(), _client(request)
+
+    def check() -> None:
         limits.check("login-account", key)
-        limits.check("login-client", _client(request))
-        user = accounts.authenticate(email, password)
+        limits.check("login-client", client)
+
+    def failed() -> None:
+        try:
+            limits.hit("login-account", key)
+            limits.hit("login-client", client)
+        except RateLimited:
+            pass
+
+    try:
+        await to_thread.run_sync(check)
+        user = await to_thread.run_sync(accounts.authenticate, email, password, limiter=_hash_limiter(request))
     except RateLimited as e:
         return templates.TemplateResponse(request, "login.html", {"next": _safe_next(next), "error": str(e)},
                                           status_code=429, headers={"Retry-After": str(e.retry_after)})
     except AccountError as e:
-        try:
-            limits.hit("login-account", key)
-            limits.hit("login-client", _client(request))
-        except RateLimited:
-            pass
+        await to_thread.run_sync(failed)
         return templates.TemplateResponse(request, "login.html", {"next": _safe_next(next), "error": str(e)},
                                           status_code=e.status)
-    limits.reset("login-account", key)
-    token, _session = accounts.open_session(user)
+    await to_thread.run_sync(limits.reset, "login-account", key)
+    token, _session = await to_thread.run_sync(accounts.open_session, user)
     resp = RedirectResponse(_safe_next(next), status_code=303)
     _set_cookie(request, resp, token)
     return resp
@@ -340,22 +363,23 @@ def signup_page(request: Request, token: str) -> HTMLResponse:
 
 
 @router.post("/signup/{token}", response_class=HTMLResponse, include_in_schema=False)
-def signup(request: Request, token: str, password: Annotated[str, Form(max_length=1024)] = "",
-           password2: Annotated[str, Form(max_length=1024)] = "", name: Annotated[str, Form(max_length=120)] = ""):
+async def signup(request: Request, token: str, password: Annotated[str, Form(max_length=1024)] = "",
+                 password2: Annotated[str, Form(max_length=1024)] = "",
+                 name: Annotated[str, Form(max_length=120)] = ""):
     accounts = _accounts(request)
     try:
-        inv = accounts.invitation(token)
+        inv = await to_thread.run_sync(accounts.invitation, token)
     except AccountError as e:
         return templates.TemplateResponse(request, "error.html", {"title": "Invitation", "detail": str(e)},
                                           status_code=e.status)
     try:
         if password != password2:
             raise AccountError("the two passwords differ")
-        user = accounts.sign_up(token, password, name)
+        user = await to_thread.run_sync(accounts.sign_up, token, password, name, limiter=_hash_limiter(request))
     except AccountError as e:
         return templates.TemplateResponse(request, "signup.html", {"invitation": inv, "token": token,
                                                                    "error": str(e)}, status_code=e.status)
-    session_token, _ = accounts.open_session(user)
+    session_token, _ = await to_thread.run_sync(accounts.open_session, user)
     resp = RedirectResponse("/", status_code=303)
     _set_cookie(request, resp, session_token)
     return resp
