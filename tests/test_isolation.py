@@ -185,3 +185,18 @@ def test_learner_stores_are_separate_databases(app):
         from sqlalchemy import inspect
 
         assert "users" not in inspect(s.connection()).get_table_names()
+
+
+def test_learner_views_share_the_bank_index_and_judge_of_the_process(app):
+    """A learner's Dojo view reads their store only but shares the heavy parts: one search index
+    (BM25 over the bank), one grader, one judge backend per process — not one per learner."""
+    acc = app.state.accounts
+    a = acc.create_user("a3@example.org", PASSWORD, "learner")
+    b = acc.create_user("b3@example.org", PASSWORD, "learner")
+    da, db = app.state.learners.get(a).dojo, app.state.learners.get(b).dojo
+    base = app.state.dojo
+    assert da.index is db.index is base.index
+    assert da.bank is db.bank is base.bank
+    assert da.judge is not db.judge and da.judge.sessions is da.sessions and db.judge.sessions is db.sessions
+    assert da.judge.challenges is base.judge.challenges
+    assert da.sessions is not db.sessions is not base.sessions

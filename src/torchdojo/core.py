@@ -64,6 +64,7 @@ class Dojo:
         only through ``sessions``. Cheap (no bank load); the caller caches it per store."""
         view = object.__new__(Dojo)
         view.__dict__.update({k: v for k, v in self.__dict__.items() if k not in self._STORE_BOUND})
+        view._base = self.__dict__.get("_base") or self  # what is shared (index, grader) comes from the base
         view.sessions = sessions
         view.store = store
         view.flashcards = Flashcards(sessions, self.bank, self.settings.desired_retention,
@@ -103,6 +104,9 @@ class Dojo:
 
     @cached_property
     def index(self) -> SearchIndex:
+        base = self.__dict__.get("_base")
+        if base is not None:  # a learner view: the one index of the Dojo it came from
+            return base.index
         return SearchIndex(self.bank)
 
     @cached_property
@@ -157,6 +161,9 @@ class Dojo:
         The embedding grader loads its model on first use (seconds; imports torch). Faces that
         must stay responsive use :class:`torchdojo.grading.worker.GraderProcess` instead.
         """
+        base = self.__dict__.get("_base")
+        if base is not None:  # a learner view: one grader (one model) per process
+            return base.grader
         from torchdojo.grading import make_grader
 
         return make_grader(self.settings)
