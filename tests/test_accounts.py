@@ -6,47 +6,18 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import accounts_app as _acc
 import pytest
-from conftest import BANK
+from accounts_app import PASSWORD, csrf_of, sign_in
 from starlette.testclient import TestClient
 
-from torchdojo.settings import Settings
 from torchdojo.team.accounts import AccountError, Accounts
-from torchdojo.web.app import create_app
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def server_url(request, tmp_path) -> str:
-    if request.param == "postgresql":
-        return request.getfixturevalue("pg_url")
-    return f"sqlite:///{tmp_path / 'server' / 'torchdojo.db'}"
-
-
-@pytest.fixture
-def app(server_url):
-    st = Settings(bank_dir=BANK, database_url=server_url, accounts=True, judge_prestart=False, search_dense=False)
-    app = create_app(st)
-    with TestClient(app, base_url="http://127.0.0.1"):  # runs the lifespan (jobs layer, grader)
-        yield app
+app, server_url = _acc.app, _acc.server_url  # fixtures
 
 
 def client(app) -> TestClient:
     return TestClient(app, base_url="http://127.0.0.1")
-
-
-def csrf_of(page: str) -> str:
-    m = re.search(r'name="csrf-token" content="([^"]+)"', page)
-    assert m, "a signed-in page carries its CSRF token"
-    return m.group(1)
-
-
-def sign_in(app, email: str, password: str = PASSWORD) -> tuple[TestClient, str]:
-    c = client(app)
-    r = c.post("/login", data={"email": email, "password": password, "next": "/"}, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    return c, csrf_of(c.get("/").text)
 
 
 def make_user(app, email: str, role: str = "learner", cohort: str = "c1"):

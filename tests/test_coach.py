@@ -7,31 +7,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import accounts_app as _acc
 import pytest
-from conftest import BANK
-from starlette.testclient import TestClient
+from accounts_app import PASSWORD, sign_in
 
-from torchdojo.settings import Settings
 from torchdojo.team.cohort import Cohort, CohortError
-from torchdojo.web.app import create_app
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def app(request, tmp_path):
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else \
-        f"sqlite:///{tmp_path / 'server' / 'torchdojo.db'}"
-    app = create_app(Settings(bank_dir=BANK, database_url=url, accounts=True, judge_prestart=False,
-                              search_dense=False))
-    with TestClient(app, base_url="http://127.0.0.1"):
-        yield app
-
-
-def sign_in(app, email):
-    c = TestClient(app, base_url="http://127.0.0.1")
-    assert c.post("/login", data={"email": email, "password": PASSWORD}, follow_redirects=False).status_code == 303
-    return c, re.search(r'name="csrf-token" content="([^"]+)"', c.get("/").text).group(1)
+app, server_url = _acc.app, _acc.server_url  # fixtures
 
 
 def people(app):

@@ -15,34 +15,16 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
-from conftest import BANK
+import accounts_app as _acc
+from accounts_app import PASSWORD, sign_in
 from fastapi.routing import APIRoute
 from starlette.testclient import TestClient
 
 from torchdojo.practice.mock import MockConfig
-from torchdojo.settings import Settings
-from torchdojo.web.app import create_app
 
-PASSWORD = "correct horse battery"
+app, server_url = _acc.app, _acc.server_url  # fixtures
+
 MARK = "ZEBRA-SECRET-OF-A"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def app(request, tmp_path):
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else \
-        f"sqlite:///{tmp_path / 'server' / 'torchdojo.db'}"
-    st = Settings(bank_dir=BANK, database_url=url, accounts=True, judge_prestart=False, search_dense=False)
-    app = create_app(st)
-    with TestClient(app, base_url="http://127.0.0.1"):
-        yield app
-
-
-def sign_in(app, email):
-    c = TestClient(app, base_url="http://127.0.0.1")
-    assert c.post("/login", data={"email": email, "password": PASSWORD}, follow_redirects=False).status_code == 303
-    csrf = re.search(r'name="csrf-token" content="([^"]+)"', c.get("/").text).group(1)
-    return c, csrf
 
 
 def fill_store(d) -> dict[str, str]:

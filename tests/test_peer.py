@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 
+import accounts_app as _acc
 import pytest
+from accounts_app import PASSWORD, sign_in
 from conftest import BANK
 from sqlalchemy import inspect, select
-from starlette.testclient import TestClient
 
 from torchdojo.practice.interviews import InterviewError
 from torchdojo.practice.scorecards import MARKS
@@ -20,24 +21,7 @@ from torchdojo.store.team_models import PeerMockRow
 from torchdojo.web.app import create_app
 from torchdojo.web.routes.peer import peer_mocks_of
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def app(request, tmp_path):
-    url = request.getfixturevalue("pg_url") if request.param == "postgresql" else \
-        f"sqlite:///{tmp_path / 'server' / 'torchdojo.db'}"
-    st = Settings(bank_dir=BANK, database_url=url, accounts=True, judge_prestart=False, search_dense=False)
-    app = create_app(st)
-    with TestClient(app, base_url="http://127.0.0.1"):
-        yield app
-
-
-def sign_in(app, email):
-    c = TestClient(app, base_url="http://127.0.0.1")
-    assert c.post("/login", data={"email": email, "password": PASSWORD}, follow_redirects=False).status_code == 303
-    csrf = re.search(r'name="csrf-token" content="([^"]+)"', c.get("/").text).group(1)
-    return c, csrf
+app, server_url = _acc.app, _acc.server_url  # fixtures
 
 
 def users(app):
